@@ -1,0 +1,20 @@
+// Runs chosen test files quickly without compiling the whole project: each is bundled with esbuild
+// into a temporary folder and run with node's test runner. `npm test` compiles everything with tsc.
+//   node scripts/run-test.mjs test/unit/expressions.test.ts [more...]
+import { build } from "esbuild";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, basename } from "node:path";
+import { spawnSync } from "node:child_process";
+
+const files = process.argv.slice(2);
+const dir = mkdtempSync(join(tmpdir(), "lwir-test-"));
+const outs = [];
+for (const f of files) {
+  const outfile = join(dir, basename(f).replace(/\.ts$/, ".js"));
+  await build({ entryPoints: [f], bundle: true, platform: "node", format: "cjs", target: "node20", outfile,
+    sourcemap: "inline", logLevel: "warning" });
+  outs.push(outfile);
+}
+const r = spawnSync(process.execPath, ["--enable-source-maps", "--test", "--test-reporter=spec", ...outs], { stdio: "inherit", cwd: process.cwd() });
+process.exit(r.status ?? 1);

@@ -1,0 +1,39 @@
+// Paths are built as cheap linked nodes while walking and only turned into strings for findings.
+import type { PathSegment } from "./types";
+
+export interface Path {
+  readonly parent: Path | undefined;
+  readonly seg: PathSegment;
+  /** Written as `["name"]` (JSON string literal) instead of `.name`: code.run file names (catalog 1.2). */
+  readonly quoted?: boolean;
+}
+
+export const ROOT: Path = { parent: undefined, seg: "$" };
+
+export function key(parent: Path, name: string): Path {
+  return { parent, seg: name };
+}
+export function index(parent: Path, i: number): Path {
+  return { parent, seg: i };
+}
+export function fileKey(parent: Path, name: string): Path {
+  return { parent, seg: name, quoted: true };
+}
+
+/** The segments below the root, outermost first. */
+export function segmentsOf(path: Path): PathSegment[] {
+  const out: PathSegment[] = [];
+  for (let p: Path | undefined = path; p && p.parent; p = p.parent) out.push(p.seg);
+  return out.reverse();
+}
+
+/** `$`, `.key` unescaped, `[i]`, and `files["name"]` for quoted segments. */
+export function pathString(path: Path): string {
+  const parts: string[] = [];
+  for (let p: Path | undefined = path; p && p.parent; p = p.parent) {
+    if (typeof p.seg === "number") parts.push(`[${p.seg}]`);
+    else if (p.quoted) parts.push(`[${JSON.stringify(p.seg)}]`);
+    else parts.push(`.${p.seg}`);
+  }
+  return "$" + parts.reverse().join("");
+}
