@@ -1,11 +1,18 @@
-// Bundles the CLI, the language server and the extension into dist/ with esbuild.
+// Bundles the CLI, the language server (Node and web worker) and the extension (Node and browser)
+// into dist/ with esbuild. Entries whose source does not exist yet are skipped.
 import { build } from "esbuild";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 
-const common = { bundle: true, platform: "node", format: "cjs", target: "node20", sourcemap: true, logLevel: "warning" };
+const { version } = JSON.parse(readFileSync("package.json", "utf8"));
+const node = { bundle: true, platform: "node", format: "cjs", target: "node20", sourcemap: true, logLevel: "warning",
+  define: { __LWIR_VERSION__: JSON.stringify(version) } };
+const browser = { ...node, platform: "browser", target: "es2022", mainFields: ["browser", "module", "main"],
+  conditions: ["browser"], define: { ...node.define, "process.env.NODE_ENV": '"production"' } };
 const entries = [
-  { entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
-  { entryPoints: ["server/src/node.ts"], outfile: "dist/server.js" },
-  { entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] },
+  { ...node, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+  { ...node, entryPoints: ["server/src/node.ts"], outfile: "dist/server.js" },
+  { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] },
+  { ...browser, entryPoints: ["server/src/browser.ts"], outfile: "dist/web/server.js", format: "iife" },
+  { ...browser, entryPoints: ["client/src/browserExtension.ts"], outfile: "dist/web/extension.js", external: ["vscode"] },
 ];
-await Promise.all(entries.filter((e) => existsSync(e.entryPoints[0])).map((e) => build({ ...common, ...e })));
+await Promise.all(entries.filter((e) => existsSync(e.entryPoints[0])).map((e) => build(e)));

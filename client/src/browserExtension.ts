@@ -1,0 +1,20 @@
+// The VS Code extension in the browser (vscode.dev, github.dev): the same server in a web worker.
+import * as vscode from "vscode";
+import { LanguageClient } from "vscode-languageclient/browser";
+import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./common";
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME);
+  context.subscriptions.push(outputChannel);
+  const serverMain = vscode.Uri.joinPath(context.extensionUri, "dist/web/server.js");
+  const worker = new Worker(serverMain.toString(true));
+  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, clientOptions(outputChannel), worker);
+  await client.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}

@@ -1,0 +1,20 @@
+// What the Node and browser extensions share: which documents the server sees, and the client options.
+import type { LanguageClientOptions } from "vscode-languageclient";
+import * as vscode from "vscode";
+
+export const CLIENT_ID = "lwir";
+export const CLIENT_NAME = "LWIR Language Server";
+
+/**
+ * LWIR files keep VS Code's own JSON and YAML language ids (and so every built-in and third-party
+ * JSON/YAML feature). The server is given every JSON and YAML document and answers only for LWIR ones:
+ * `*.lwir.json|yaml|yml`, or a top-level `apiVersion` starting with `littleworkflow.dev/`.
+ */
+export function clientOptions(outputChannel: vscode.OutputChannel): LanguageClientOptions {
+  return {
+    documentSelector: [{ language: "json" }, { language: "jsonc" }, { language: "yaml" }],
+    outputChannel,
+    synchronize: { configurationSection: "lwir" },
+    initializationOptions: { settings: vscode.workspace.getConfiguration("lwir") },
+  };
+}

@@ -1,0 +1,24 @@
+// The VS Code extension (Node): starts the bundled language server over IPC.
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { LanguageClient, TransportKind, type ServerOptions } from "vscode-languageclient/node";
+import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./common";
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME);
+  context.subscriptions.push(outputChannel);
+  const module = context.asAbsolutePath(path.join("dist", "server.js"));
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6009"] } },
+  };
+  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions(outputChannel));
+  await client.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}
