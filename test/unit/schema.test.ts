@@ -1,0 +1,567 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import Ajv from "ajv";
+import { parse as parseYaml } from "yaml";
+import { checkSchema, jsKeyOrder, metaSchemaProblem } from "../../server/src/lwir/schema";
+import { canonicalJson } from "../../server/src/lwir/canonical";
+
+const SHARED = join(process.cwd(), "..", "shared");
+
+// The reference's stage 2: Ajv 8 with these options, on the parsed-back canonical copy.
+const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
+type Verdict = "valid" | "invalid" | "throw";
+function ajvVerdict(schema: unknown): Verdict {
+  try {
+    return ajv.validateSchema(schema as object) ? "valid" : "invalid";
+  } catch {
+    return "throw";
+  }
+}
+/** What the validator sees: the value parsed back from its canonical JSON. */
+const parsedBack = (v: unknown): unknown => JSON.parse(canonicalJson(v));
+const ours = (v: unknown): boolean => metaSchemaProblem(v) === undefined;
+
+// ---------------------------------------------------------------------------------------------
+// Generators of schema-like values, biased toward draft-07 keywords with right and wrong types.
+
+const wrong = fc.oneof(
+  fc.constant(null),
+  fc.integer({ min: -3, max: 3 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -5, max: 5 }),
+  fc.string({ maxLength: 3 }),
+  fc.boolean(),
+  fc.constant([]),
+  fc.constant({}),
+  fc.constant(["a"]),
+);
+// Keys that exercise fast-deep-equal's shortcuts and JavaScript's key order.
+const keyName = fc.constantFrom("a", "b", "__proto__", "toString", "valueOf", "constructor", "10", "9", "");
+const leaf = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -2, max: 2 }), fc.constantFrom("a", "b", "string"));
+const data: fc.Arbitrary<unknown> = fc.letrec((t) => ({
+  v: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    leaf,
+    fc.array(t("v"), { maxLength: 3 }),
+    fc.array(fc.tuple(keyName, t("v")), { maxLength: 3 }).map((e) => Object.fromEntries(e)),
+  ),
+})).v;
+const typeName = fc.constantFrom("array", "boolean", "integer", "null", "number", "object", "string", "foo", "");
+const META_URIS = [
+  "http://json-schema.org/draft-07/schema#",
+  "http://json-schema.org/draft-07/schema",
+  "http://json-schema.org/draft-07/schema#/",
+  "http://json-schema.org/schema",
+  "http://json-schema.org/schema#",
+  "https://json-schema.org/draft-07/schema#",
+  "https://json-schema.org/draft/2020-12/schema",
+  "https://json-schema.org/draft/2019-09/schema",
+  "http://json-schema.org/draft-04/schema#",
+  "http://json-schema.org/draft-06/schema#",
+  "HTTP://json-schema.org/draft-07/schema#",
+  "http://json-schema.org/draft-07/schema/",
+  "http://json-schema.org/draft-07/schema##",
+  "http://json-schema.org/draft-07/schema#foo",
+  "#",
+  "",
+  "x",
+];
+
+const schemaArb: fc.Arbitrary<unknown> = fc.letrec((t) => {
+  const sch = t("schema");
+  const strArr = fc.oneof(fc.array(fc.oneof(keyName, leaf), { maxLength: 4 }), wrong);
+  const mapOf = (a: fc.Arbitrary<unknown>) => fc.array(fc.tuple(keyName, a), { maxLength: 3 }).map((e) => Object.fromEntries(e));
+  const keywords: [string, fc.Arbitrary<unknown>][] = [
+    ["$id", fc.oneof(fc.string(), wrong)],
+    ["$ref", fc.oneof(fc.constantFrom("#", "#/definitions/a", "::"), wrong)],
+    ["$comment", fc.oneof(fc.string(), wrong)],
+    ["$schema", fc.oneof(fc.constantFrom(...META_URIS), wrong)],
+    ["title", fc.oneof(fc.string(), wrong)],
+    ["description", fc.oneof(fc.string(), wrong)],
+    ["format", fc.oneof(fc.constantFrom("uri", "date-time", "nope"), wrong)],
+    ["pattern", fc.oneof(fc.constantFrom("(", "^a$"), wrong)],
+    ["contentMediaType", fc.oneof(fc.string(), wrong)],
+    ["contentEncoding", wrong],
+    ["default", data],
+    ["const", data],
+    ["examples", fc.oneof(fc.array(data, { maxLength: 3 }), wrong)],
+    ["readOnly", fc.oneof(fc.boolean(), wrong)],
+    ["uniqueItems", fc.oneof(fc.boolean(), wrong)],
+    ["multipleOf", fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -1, 0.5), wrong)],
+    ["maximum", fc.oneof(fc.integer(), wrong)],
+    ["minimum", fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), wrong)],
+    ["exclusiveMaximum", fc.oneof(fc.integer(), wrong)],
+    ["exclusiveMinimum", wrong],
+    ["maxLength", fc.oneof(fc.nat(), fc.integer({ min: -3, max: 3 }), wrong)],
+    ["minLength", fc.oneof(fc.nat(), fc.constantFrom(1.5, 1e300), wrong)],
+    ["maxItems", fc.oneof(fc.nat(), wrong)],
+    ["minItems", fc.oneof(fc.nat(), wrong)],
+    ["maxProperties", wrong],
+    ["minProperties", fc.oneof(fc.nat(), wrong)],
+    ["additionalItems", fc.oneof(sch, wrong)],
+    ["contains", fc.oneof(sch, wrong)],
+    ["additionalProperties", fc.oneof(sch, wrong)],
+    ["propertyNames", fc.oneof(sch, wrong)],
+    ["if", fc.oneof(sch, wrong)],
+    ["then", sch],
+    ["else", sch],
+    ["not", fc.oneof(sch, wrong)],
+    ["items", fc.oneof(sch, fc.array(sch, { maxLength: 3 }), wrong)],
+    ["required", strArr],
+    ["definitions", fc.oneof(mapOf(sch), wrong)],
+    ["properties", fc.oneof(mapOf(fc.oneof(sch, sch, wrong)), wrong)],
+    ["patternProperties", fc.oneof(mapOf(sch), wrong)],
+    ["dependencies", fc.oneof(mapOf(fc.oneof(sch, strArr)), wrong)],
+    ["enum", fc.oneof(fc.array(data, { maxLength: 4 }), wrong)],
+    ["type", fc.oneof(typeName, fc.array(fc.oneof(typeName, leaf), { maxLength: 3 }), wrong)],
+    ["allOf", fc.oneof(fc.array(sch, { maxLength: 2 }), wrong)],
+    ["anyOf", fc.oneof(fc.array(sch, { maxLength: 3 }), wrong)],
+    ["oneOf", fc.oneof(fc.array(sch, { maxLength: 2 }), wrong)],
+    ["x-vendor", data],
+    ["nullable", data],
+    ["$defs", data],
+    ["writeOnly", data],
+    ["deprecated", data],
+  ];
+  const entry = fc.oneof(...keywords.map(([k, a]) => fc.tuple(fc.constant(k), a)));
+  return {
+    schema: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.boolean(),
+      fc.array(entry, { maxLength: 4 }).map((e) => Object.fromEntries(e)),
+    ),
+  };
+}).schema;
+
+// ---------------------------------------------------------------------------------------------
+// Stage 2 against real Ajv
+
+test("differential: stage-2 verdict equals Ajv 8 validateSchema on generated schema-like values", () => {
+  const seen: Record<Verdict, number> = { valid: 0, invalid: 0, throw: 0 };
+  fc.assert(
+    fc.property(schemaArb, (raw) => {
+      const s = parsedBack(raw);
+      const a = ajvVerdict(s);
+      seen[a]++;
+      assert.equal(ours(s), a === "valid", `Ajv says ${a}; we say ${metaSchemaProblem(s) ?? "valid"}; schema ${JSON.stringify(s)}`);
+    }),
+    { numRuns: 6000 },
+  );
+  // The generator must exercise all three outcomes in earnest.
+  assert.ok(seen.valid > 1000 && seen.invalid > 1000 && seen.throw > 20, JSON.stringify(seen));
+});
+
+test("differential: nested, mostly-valid schemas (deeper trees) agree with Ajv", () => {
+  const tree: fc.Arbitrary<unknown> = fc.letrec((t) => ({
+    s: fc.oneof(
+      { depthSize: "medium", maxDepth: 8 },
+      fc.boolean(),
+      fc.record(
+        {
+          type: fc.oneof(typeName, fc.array(typeName, { maxLength: 3 })),
+          properties: fc.dictionary(fc.constantFrom("a", "b", "c"), t("s"), { maxKeys: 3 }),
+          items: fc.oneof(t("s"), fc.array(t("s"), { maxLength: 2 })),
+          anyOf: fc.array(t("s"), { maxLength: 3 }),
+          required: fc.array(fc.constantFrom("a", "b", "c", "__proto__"), { maxLength: 3 }),
+          enum: fc.array(data, { maxLength: 3 }),
+          minLength: fc.integer({ min: -1, max: 3 }),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
+  })).s;
+  fc.assert(
+    fc.property(tree, (raw) => {
+      const s = parsedBack(raw);
+      const a = ajvVerdict(s);
+      assert.equal(ours(s), a === "valid", `Ajv says ${a}; we say ${metaSchemaProblem(s) ?? "valid"}; schema ${JSON.stringify(s)}`);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test("$schema: what Ajv knows, what makes it throw, and our message equals Ajv's thrown text", () => {
+  for (const uri of [...META_URIS, 5, null, true, {}, []] as unknown[]) {
+    const s = { $schema: uri, type: "object" } as object;
+    let thrown: string | undefined;
+    try {
+      ajv.validateSchema(s);
+    } catch (e) {
+      thrown = (e as Error).message;
+    }
+    // compile() meta-validates first and throws the same way, except for "#": compile registers the
+    // schema under the empty id first, so "#" names the schema itself and it is its own meta-schema.
+    if (thrown !== undefined && uri !== "#") assert.throws(() => new Ajv({ allErrors: true, strict: false, logger: false }).compile(s));
+    assert.equal(metaSchemaProblem(s), thrown, `$schema ${JSON.stringify(uri)}`);
+    // A root $schema always ends with exactly one finding: Ajv's throw, or stage 3 refusing the key.
+    assert.equal(checkSchema(s).length, 1, `$schema ${JSON.stringify(uri)}`);
+  }
+  assert.equal(metaSchemaProblem({ $schema: "http://json-schema.org/draft-07/schema#", minimum: "3" }), "data/minimum must be number");
+  // Nested $schema is just a string-typed keyword.
+  assert.equal(metaSchemaProblem({ properties: { a: { $schema: "urn:whatever" } } }), undefined);
+  assert.equal(ajvVerdict({ properties: { a: { $schema: 5 } } }), "invalid");
+  assert.notEqual(metaSchemaProblem({ properties: { a: { $schema: 5 } } }), undefined);
+});
+
+test("known divergence: a JSON-pointer $schema into the meta-schema (count unaffected)", () => {
+  // Ajv resolves "<draft-07 id>#/definitions/..." into the meta-schema; we treat it as unknown. A
+  // root $schema yields exactly one finding either way (Ajv's verdict, or stage 3 refusing $schema).
+  const s = { $schema: "http://json-schema.org/draft-07/schema#/properties/default" };
+  assert.equal(ajvVerdict(s), "valid");
+  assert.match(metaSchemaProblem(s) ?? "", /no schema with key or ref/);
+  assert.equal(checkSchema(s).length, 1);
+});
+
+test("Ajv quirks reproduced: fast-deep-equal's valueOf/toString shortcut and a repeated __proto__", () => {
+  const cases: [string, Verdict][] = [
+    ['{"enum":[{},{"valueOf":1}]}', "throw"],
+    ['{"enum":[{"valueOf":1},{}]}', "valid"],
+    ['{"enum":[{"a":1},{"toString":1}]}', "throw"],
+    ['{"enum":[{"toString":1},{"a":1}]}', "valid"],
+    ['{"enum":[[{"valueOf":1}],[{"valueOf":2}]]}', "throw"],
+    ['{"enum":[{"a":{"valueOf":1},"b":1},{"a":{"valueOf":1},"b":2}]}', "valid"],
+    ['{"enum":[{"a":{"valueOf":1},"b":1},{"b":1,"a":{"valueOf":2}}]}', "throw"],
+    ['{"enum":[{"constructor":1,"a":1},{"constructor":1,"a":2}]}', "valid"],
+    ['{"enum":[{"constructor":1,"valueOf":1},{"constructor":2,"valueOf":1}]}', "valid"],
+    ['{"enum":[{"constructor":{},"a":1},{"constructor":{},"a":1}]}', "valid"],
+    ['{"enum":[{"a":1,"b":2},{"b":2,"a":1}]}', "invalid"],
+    ['{"enum":[1,1]}', "invalid"],
+    ['{"enum":[]}', "invalid"],
+    ['{"required":["__proto__","__proto__"]}', "valid"],
+    ['{"required":["toString","toString"]}', "invalid"],
+    ['{"dependencies":{"a":["__proto__","__proto__"]}}', "valid"],
+    ['{"dependencies":{"a":["x","x"]}}', "invalid"],
+    ['{"type":[{},{"valueOf":1}]}', "throw"],
+    ['{"minLength":1e300}', "valid"],
+    ['{"minLength":5.0}', "valid"],
+    ['{"multipleOf":1e-300}', "valid"],
+    ['{"pattern":"("}', "valid"],
+    ['{"format":"no-such-format","$id":":: not a uri"}', "valid"],
+    ['{"patternProperties":{"(":{}}}', "valid"],
+    ['{"writeOnly":5,"nullable":"x","$defs":3,"deprecated":[]}', "valid"],
+  ];
+  for (const [text, expected] of cases) {
+    const s = JSON.parse(text) as unknown;
+    assert.equal(ajvVerdict(s), expected, `Ajv on ${text}`);
+    assert.equal(ours(s), expected === "valid", `ours on ${text}: ${metaSchemaProblem(s)}`);
+  }
+  assert.equal(metaSchemaProblem(JSON.parse('{"enum":[{},{"valueOf":1}]}')), "a.valueOf is not a function");
+});
+
+// ---------------------------------------------------------------------------------------------
+// checkSchema: counts per catalog 3.2
+
+/** [schema, number of findings] */
+const TABLE: [string, unknown, number][] = [
+  // stage 1
+  ["null", null, 1],
+  ["array", [], 1],
+  ["string", "object", 1],
+  ["number", 5, 1],
+  ["true", true, 0],
+  ["false", false, 0],
+  ["empty object", {}, 0],
+  // stage 2 examples of the catalog: one finding, stop
+  ["minimum: '3'", { minimum: "3", format: "x" }, 1],
+  ["enum: 5", { enum: 5 }, 1],
+  ["required: 'a'", { required: "a" }, 1],
+  ["properties: []", { properties: [], pattern: "x" }, 1],
+  ["anyOf: []", { anyOf: [] }, 1],
+  ["description: 42", { description: 42 }, 1],
+  ["duplicate type array", { type: ["string", "string"] }, 1],
+  ["propertyNames: 'string'", { propertyNames: "string" }, 1],
+  ["unknown type", { type: "date" }, 1],
+  ["deep stage-2 error hides stage-3 problems", { format: "x", properties: { a: { pattern: "y" }, b: { minLength: -1 } } }, 1],
+  // unknown or unsupported keywords: one per object, children of that object unchecked
+  ["format", { type: "string", format: "email" }, 1],
+  ["pattern + format", { type: "string", pattern: "^a", format: "email" }, 1],
+  ["keyword hides children", { format: "x", properties: { a: { pattern: "y" } } }, 1],
+  ["two bad children", { type: "object", properties: { a: { pattern: "y" }, b: { default: 1 } } }, 2],
+  ["vendor extension", { "x-foo": 1 }, 1],
+  ["$ref/definitions", { $ref: "#/definitions/a", definitions: { a: {} } }, 1],
+  ["nullable", { type: "string", nullable: true }, 1],
+  ["annotations allowed", { type: "string", title: "t", description: "d", examples: ["x"] }, 0],
+  // type arrays
+  ["type array with object", { type: ["object", "null"] }, 1],
+  ["type array with array", { type: ["string", "array"] }, 1],
+  ["primitive type array", { type: ["string", "null", "integer"] }, 0],
+  // required
+  ["required without properties", { type: "object", required: ["a"] }, 1],
+  ["empty required without properties", { type: "object", required: [] }, 1],
+  ["required with propertyNames", { type: "object", required: ["a"], propertyNames: { type: "string" } }, 0],
+  ["required keys missing from properties", { properties: { a: {} }, required: ["a", "b", "c"] }, 2],
+  ["required all present", { properties: { a: {}, b: true }, required: ["b", "a"] }, 0],
+  // propertyNames
+  ["propertyNames number", { type: "object", propertyNames: { type: "number" } }, 1],
+  ["propertyNames union with integer", { propertyNames: { anyOf: [{ type: "string" }, { type: "integer" }] } }, 1],
+  ["propertyNames type array with null", { propertyNames: { type: ["string", "null"] } }, 1],
+  ["propertyNames pattern", { propertyNames: { type: "string", pattern: "^x" } }, 1],
+  ["propertyNames number + pattern", { propertyNames: { type: "number", pattern: "^x" } }, 2],
+  ["propertyNames nested union", { propertyNames: { oneOf: [{ anyOf: [{ type: "integer" }] }] } }, 2],
+  ["propertyNames string", { propertyNames: { type: "string", minLength: 1 } }, 0],
+  ["propertyNames true", { propertyNames: true }, 0],
+  // items
+  ["tuple items", { type: "array", items: [{ type: "string" }] }, 1],
+  ["tuple items are not walked", { items: [{ format: "x" }, { pattern: "y" }] }, 1],
+  ["items schema walked", { type: "array", items: { type: "string", format: "x" } }, 1],
+  ["items boolean", { items: false }, 0],
+  // unions
+  ["primitive union", { anyOf: [{ type: "string" }, { type: "number" }, true, false] }, 0],
+  ["boolean and object branch", { anyOf: [true, { type: "object" }] }, 1],
+  ["branch without type", { anyOf: [{ const: 1 }] }, 1],
+  ["array branch", { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] }, 1],
+  ["bad anyOf and bad oneOf", { anyOf: [{ type: "array" }], oneOf: [{ enum: [1] }] }, 2],
+  [
+    "discriminated union",
+    {
+      oneOf: [
+        { type: "object", properties: { kind: { const: "a" }, x: { type: "string" } }, required: ["kind", "x"] },
+        { type: "object", properties: { kind: { enum: ["b"] } }, required: ["kind"] },
+      ],
+    },
+    0,
+  ],
+  [
+    "different discriminators",
+    {
+      anyOf: [
+        { type: "object", properties: { kind: { const: "a" } }, required: ["kind"] },
+        { type: "object", properties: { tag: { const: "b" } }, required: ["tag"] },
+      ],
+    },
+    1,
+  ],
+  [
+    "discriminator not required",
+    {
+      anyOf: [
+        { type: "object", properties: { kind: { const: "a" } }, required: ["kind"] },
+        { type: "object", properties: { kind: { const: "b" } } },
+      ],
+    },
+    1,
+  ],
+  [
+    "first tagged property in key order decides",
+    {
+      anyOf: [
+        { type: "object", properties: { b: { const: 1 }, a: { const: 2 } }, required: ["b", "a"] },
+        { type: "object", properties: { a: { const: 3 } }, required: ["a"] },
+      ],
+    },
+    0,
+  ],
+  [
+    "integer-like keys come first, in numeric order (as in the parsed-back copy)",
+    {
+      anyOf: [
+        { type: "object", properties: { "10": { const: 1 }, "9": { const: 2 } }, required: ["10", "9"] },
+        { type: "object", properties: { "9": { const: 3 } }, required: ["9"] },
+      ],
+    },
+    0,
+  ],
+  [
+    "const null counts as present",
+    { oneOf: [{ type: "object", properties: { k: { const: null } }, required: ["k"] }] },
+    0,
+  ],
+  [
+    "problems inside branches are reported too",
+    {
+      anyOf: [
+        { type: "object", properties: { k: { const: "a" }, v: { format: "x" } }, required: ["k"] },
+        { type: "object", properties: { k: { const: "b" }, v: { minimum: 3, maximum: 1 } }, required: ["k"] },
+      ],
+    },
+    2,
+  ],
+  // ordered bounds
+  ["minimum > maximum", { minimum: 5, maximum: 3 }, 1],
+  ["all three bounds inverted", { minimum: 5, maximum: 3, minItems: 2, maxItems: 1, minLength: 9, maxLength: 0 }, 3],
+  ["equal bounds", { minimum: 3, maximum: 3, minLength: 1, maxLength: 1 }, 0],
+  // nesting through every walked position
+  [
+    "walk reaches properties, additionalProperties, propertyNames, items, anyOf, oneOf",
+    {
+      type: "object",
+      properties: { a: { format: "x" } },
+      additionalProperties: { pattern: "x" },
+      propertyNames: { default: "x" },
+      items: { not: {} },
+      anyOf: [{ type: "string", $comment: "x" }],
+      oneOf: [{ type: "number", multipleOf: 2 }],
+    },
+    6,
+  ],
+  ["additionalProperties true is fine", { additionalProperties: true }, 0],
+];
+
+test("checkSchema: one row per rule of catalog 3.2 (finding counts)", () => {
+  for (const [name, schema, count] of TABLE) {
+    const s = parsedBack(schema);
+    const got = checkSchema(s);
+    assert.equal(got.length, count, `${name}: ${JSON.stringify(got)}`);
+    for (const m of got) assert.equal(typeof m, "string");
+  }
+});
+
+test("checkSchema: the key named in messages is the first in key order", () => {
+  assert.match(checkSchema({ type: "string", pattern: "x", format: "y" })[0], /"format"/);
+  assert.match(checkSchema({ zzz: 1, "10": 1, "9": 1 })[0], /"9"/);
+  assert.match(checkSchema({ type: ["string", "object", "array"] })[0], /"object"/);
+  assert.match(checkSchema(null)[0], /object or boolean/);
+  assert.match(checkSchema({ minimum: "3" })[0], /data\/minimum must be number/);
+});
+
+test("checkSchema: __proto__ keys are ordinary keys", () => {
+  const s = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__","__proto__"]}') as unknown;
+  assert.equal(ajvVerdict(s), "valid");
+  assert.deepEqual(checkSchema(s), []);
+  const missing = JSON.parse('{"properties":{},"required":["__proto__","__proto__"]}') as unknown;
+  assert.equal(checkSchema(missing).length, 2);
+});
+
+test("checkSchema: key order of the input does not matter", () => {
+  fc.assert(
+    fc.property(schemaArb, (raw) => {
+      const s = parsedBack(raw);
+      const reversed = reverseKeys(s);
+      // Findings are a multiset: compare sorted.
+      assert.deepEqual(checkSchema(reversed).sort(), checkSchema(s).sort());
+    }),
+    { numRuns: 1000 },
+  );
+});
+
+function reverseKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(reverseKeys);
+  if (typeof v !== "object" || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).reverse()) {
+    Object.defineProperty(out, k, { value: reverseKeys((v as Record<string, unknown>)[k]), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+test("jsKeyOrder is the order of Object.keys on a parsed object", () => {
+  fc.assert(
+    fc.property(fc.uniqueArray(fc.oneof(fc.string({ maxLength: 4 }), fc.nat({ max: 5000 }).map(String), fc.constantFrom("4294967294", "4294967295", "01", "-1")), { maxLength: 12 }), (keys) => {
+      // The canonical text lists keys sorted by code units; parsing it back gives the validator's copy.
+      const text = "{" + [...keys].sort().map((k) => JSON.stringify(k) + ":0").join(",") + "}";
+      assert.deepEqual([...keys].sort(jsKeyOrder), Object.keys(JSON.parse(text) as object));
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test("never throws and never overflows: 5,000-deep valid schemas, 100,000-deep and cyclic values", () => {
+  let deep: unknown = { type: "string" };
+  for (let i = 0; i < 5000; i++) deep = { type: "object", properties: { a: deep }, anyOf: [{ type: "object", properties: { k: { const: i } }, required: ["k"] }] };
+  assert.deepEqual(checkSchema(deep), []);
+  // Deeper than any document within the nesting limit: a guard answers instead of the stack.
+  let items: unknown = true;
+  for (let i = 0; i < 100_000; i++) items = { items };
+  assert.equal(checkSchema(items).length, 1);
+  let bad: unknown = { format: "x" };
+  for (let i = 0; i < 100_000; i++) bad = { items: bad, propertyNames: { anyOf: [{ type: "string" }] } };
+  assert.equal(checkSchema(bad).length, 1);
+  let enumDeep: unknown = 1;
+  for (let i = 0; i < 100_000; i++) enumDeep = [enumDeep];
+  assert.equal(checkSchema({ enum: [enumDeep, enumDeep] }).length, 1); // duplicates, compared iteratively
+  const cyclic: Record<string, unknown> = { type: "object" };
+  cyclic.properties = { self: cyclic };
+  assert.ok(checkSchema(cyclic).length >= 1);
+  const cyclicEnum: unknown[] = [];
+  cyclicEnum.push(cyclicEnum);
+  assert.ok(checkSchema({ enum: [cyclicEnum, cyclicEnum] }).length >= 1);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The corpus
+
+interface Label {
+  findings: { code: string; path: string }[];
+  valid: boolean;
+}
+
+/** Schema positions the validator checks (catalog 2 step 4, 3.2, 3.5), with their paths. */
+function schemaPositions(doc: unknown): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObj(doc)) return out;
+  for (const k of ["input", "output"]) {
+    const o = doc[k];
+    if (isObj(o) && Object.prototype.hasOwnProperty.call(o, "schema")) out.push([`$.${k}.schema`, o.schema]);
+  }
+  const list = (steps: unknown[], at: string): void => {
+    steps.forEach((s, i) => {
+      if (!isObj(s)) return;
+      const id = s.id;
+      if (typeof id !== "string" || id === "" || /[.[\]]/.test(id) || id.includes("@attempt_")) return;
+      const S = `${at}[${i}]`;
+      const output = s.output;
+      if (s.uses !== "decision" && isObj(output) && ["object", "array", "json"].includes(output.mode as string) && output.schema !== undefined) {
+        out.push([`${S}.output.schema`, output.schema]);
+      }
+      if (s.uses === "parallel" && isObj(s.with) && Array.isArray(s.steps)) list(s.steps, `${S}.steps`);
+    });
+  };
+  if (Array.isArray(doc.steps)) list(doc.steps, "$.steps");
+  return out;
+}
+
+test("corpus: finding counts at labelled schema positions, and [] for every schema of a valid case", () => {
+  let labelled = 0;
+  let validSchemas = 0;
+  for (const dir of [join(SHARED, "conformance"), join(SHARED, "realworld")]) {
+    for (const f of readdirSync(dir)) {
+      const m = /^(.*)\.lwir\.(json|yaml)$/.exec(f);
+      if (!m) continue;
+      const label = JSON.parse(readFileSync(join(dir, `${m[1]}.expected.json`), "utf8")) as Label;
+      if (label.findings.some((x) => x.code === "lwir.non_hashable")) continue;
+      const text = readFileSync(join(dir, f), "utf8");
+      const doc = parsedBack(m[2] === "json" ? JSON.parse(text) : parseYaml(text));
+      for (const [path, schema] of schemaPositions(doc)) {
+        const expected = label.findings.filter((x) => x.code === "schema.invalid" && x.path === path).length;
+        if (!label.valid && expected === 0) continue;
+        const got = checkSchema(schema);
+        assert.equal(got.length, expected, `${f} ${path}: ${JSON.stringify(got)}`);
+        if (label.valid) validSchemas++;
+        else labelled++;
+      }
+      // Every labelled schema.invalid at a schema position is accounted for by a position found above.
+      const positions = new Set(schemaPositions(doc).map(([p]) => p));
+      for (const x of label.findings) {
+        if (x.code === "schema.invalid" && /(^\$\.(input|output)|\.output)\.schema$/.test(x.path)) assert.ok(positions.has(x.path), `${f}: ${x.path}`);
+      }
+    }
+  }
+  assert.ok(labelled >= 25 && validSchemas >= 100, `labelled ${labelled}, valid ${validSchemas}`);
+});
+
+test("speed: 3,000 schemas of realistic size", () => {
+  // Schemas of realistic size, thousands per document: check they stay cheap.
+  const schemas: unknown[] = [];
+  for (let i = 0; i < 3000; i++) {
+    schemas.push({
+      type: "object",
+      required: ["id", "score", "tags"],
+      properties: {
+        id: { type: "string", minLength: 1 },
+        score: { type: "number", minimum: 0, maximum: 1 },
+        tags: { type: "array", items: { type: "string", enum: ["a", "b", "c"] }, maxItems: 5 },
+        kind: { anyOf: [{ type: "string" }, { type: "null" }] },
+        [`extra${i}`]: { type: ["string", "null"], description: "x" },
+      },
+      additionalProperties: false,
+    });
+  }
+  const t = performance.now();
+  for (const s of schemas) assert.deepEqual(checkSchema(s), []);
+  const ms = performance.now() - t;
+  console.log(`checkSchema: ${schemas.length} schemas in ${ms.toFixed(1)} ms`);
+  assert.ok(ms < 1000);
+});
