@@ -428,7 +428,7 @@ function safetyProblem(body: string, itemAllowed: boolean): BodyProblem | undefi
   const word = FORBIDDEN_WORD_RE.exec(body);
   if (word) {
     return {
-      message: `it contains the forbidden word "${word[0]}" (refused anywhere, even inside quotes or as part of a name such as "${word[0]}-x")`,
+      message: `it contains the reserved word "${word[0]}" (refused anywhere in an expression, even inside quotes, as a path segment or in a hyphenated id)`,
       start: word.index,
       end: word.index + word[0].length,
     };
@@ -502,7 +502,7 @@ function locateOutsideStrings(body: string, text: string): number | undefined {
 // so "no errors" is the reference's "matches the grammar".
 
 /** Deeper nesting of calls/brackets is refused rather than risking the stack (not in the catalog). */
-export const MAX_EXPRESSION_NESTING = 200;
+export const MAX_EXPRESSION_NESTING = 300;
 
 const COMPARISON_OPS: readonly BinaryOp[] = ["===", "!==", ">=", "<=", "==", "!=", ">", "<"];
 const NUMBER_RE = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
@@ -768,19 +768,17 @@ class Parser {
 
   private parsePath(start: number, end: number): ExprNode {
     const s = this.src;
-    const identEnd = (() => {
-      let j = start;
-      while (j < end && isIdentChar(s.charCodeAt(j))) j++;
-      return j;
-    })();
+    let identEnd = start;
+    while (identEnd < end && isIdentChar(s.charCodeAt(identEnd))) identEnd++;
     const word = s.slice(start, identEnd);
     const root = ROOT_NAMES.find((r) => word === r);
     if (!root) {
       return this.error(`unknown root "${snippet(word, 30)}" (expected input, steps, item, workflow or step)`, start, identEnd);
     }
     const segments: PathSegmentNode[] = [];
-    const node = (): ExprNode => ({ kind: "path", root, rootStart: start, rootEnd: identEnd, segments: segments.slice(), start, end: i });
     let i = identEnd;
+    // The path read so far, kept as `partial` on errors (completion and hover still use it).
+    const node = (): ExprNode => ({ kind: "path", root, rootStart: start, rootEnd: identEnd, segments: segments.slice(), start, end: i });
     while (i < end) {
       const c = s.charCodeAt(i);
       if (c === 46 /* . */) {

@@ -2,7 +2,7 @@
 // Works on the parsed value as JSON or YAML gives it; never throws.
 import { hashabilityProblem } from "./canonical";
 import { checkSchema } from "./schema";
-import { checkTemplateString, checkWholeTemplate, extractStepReferences } from "./expressions";
+import { checkTemplateString, checkWholeTemplate, stepReferencesOf } from "./expressions";
 import { sha256Hex } from "./sha256";
 import { isCycle, reaches, stronglyConnected, type Graph } from "./graph";
 import { type Path, ROOT, fileKey, index, key, pathString, segmentsOf } from "./path";
@@ -718,10 +718,7 @@ function collectReferences(value: unknown, path: Path, out: Reference[]): void {
     const [v, p] = stack.pop()!;
     if (typeof v === "string") {
       if (v.indexOf("steps") === -1) continue;
-      const check = checkTemplateString(v, true);
-      for (const m of check.matches) {
-        for (const r of extractStepReferences(m.body)) out.push({ stepId: r.stepId, property: r.property, path: p });
-      }
+      for (const r of stepReferencesOf(v)) out.push({ stepId: r.stepId, property: r.property, path: p });
     } else if (Array.isArray(v)) {
       for (let k = v.length - 1; k >= 0; k--) stack.push([v[k], index(p, k)]);
     } else if (isObject(v)) {
