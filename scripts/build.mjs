@@ -4,7 +4,7 @@ import { build } from "esbuild";
 import { existsSync, readFileSync } from "node:fs";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8"));
-const node = { bundle: true, platform: "node", format: "cjs", target: "node20", sourcemap: true, logLevel: "warning",
+const node = { bundle: true, platform: "node", format: "cjs", target: "node20", mainFields: ["module", "main"], sourcemap: true, logLevel: "warning",
   define: { __LWIR_VERSION__: JSON.stringify(version) } };
 const browser = { ...node, platform: "browser", target: "es2022", mainFields: ["browser", "module", "main"],
   conditions: ["browser"], define: { ...node.define, "process.env.NODE_ENV": '"production"' } };

@@ -12,7 +12,7 @@ const dir = mkdtempSync(join(tmpdir(), "lwir-test-"));
 const outs = [];
 for (const f of files) {
   const outfile = join(dir, basename(f).replace(/\.ts$/, ".js"));
-  await build({ entryPoints: [f], bundle: true, platform: "node", format: "cjs", target: "node20", outfile,
+  await build({ entryPoints: [f], bundle: true, platform: "node", format: "cjs", target: "node20", outfile, mainFields: ["module", "main"],
     sourcemap: "inline", logLevel: "warning" });
   outs.push(outfile);
 }

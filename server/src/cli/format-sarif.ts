@@ -1,0 +1,115 @@
+// SARIF 2.1.0 for code-scanning services (GitHub code scanning reads rules, levels, regions, and
+// relative artifact URIs against %SRCROOT%). Pure: the base folder and version are parameters.
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import type * as Sarif from "sarif";
+import { sortFindings, compareRanges, type Failure, type FileReport, type Range } from "./report";
+import { PARSE_RULE, RULES } from "./rules";
+
+export interface SarifOptions {
+  /** The tool version (from package.json). */
+  version: string;
+  informationUri: string;
+  /** Absolute folder that relative artifact URIs are relative to (the working folder). */
+  baseDir: string;
+  failures?: readonly Failure[];
+}
+
+export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
+const SRCROOT = "%SRCROOT%";
+
+/** `step.invalid_id` → `StepInvalidId`: SARIF suggests a readable name besides the opaque id. */
+function ruleName(code: string): string {
+  return code.split(/[._]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+}
+
+function rule(code: string, description: string): Sarif.ReportingDescriptor {
+  return {
+    id: code,
+    name: ruleName(code),
+    shortDescription: { text: description },
+    defaultConfiguration: { level: "error" },
+    properties: { tags: code === PARSE_RULE ? ["lwir", "syntax"] : ["lwir"] },
+  };
+}
+
+/** Relative (forward slashes, percent-encoded) when under baseDir, else an absolute file: URI. */
+export function artifactLocation(file: string, baseDir: string): Sarif.ArtifactLocation {
+  const absolute = resolve(baseDir, file);
+  const rel = relative(baseDir, absolute);
+  if (rel !== "" && rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel)) {
+    return { uri: rel.split(sep).map(encodeURIComponent).join("/"), uriBaseId: SRCROOT };
+  }
+  return { uri: pathToFileURL(absolute).href };
+}
+
+function region(r: Range): Sarif.Region {
+  // SARIF lines and columns are 1-based; endColumn is the column just after the region.
+  return { startLine: r.start.line + 1, startColumn: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
+}
+
+function level(severity: string): Sarif.Result.level {
+  return severity === "warning" || severity === "note" ? severity : "error";
+}
+
+export function toSarif(files: readonly FileReport[], options: SarifOptions): Sarif.Log {
+  // Every code gets a rule, so ruleIndex values are stable from one run to the next.
+  const rules = [rule(PARSE_RULE, "The file is not readable JSON or YAML text."), ...RULES.map(([code, text]) => rule(code, text))];
+  const index = new Map(rules.map((r, i) => [r.id, i]));
+  const ruleIndexOf = (code: string): number => {
+    let i = index.get(code);
+    if (i === undefined) {
+      i = rules.push(rule(code, `LWIR finding ${code}.`)) - 1;
+      index.set(code, i);
+    }
+    return i;
+  };
+  const results: Sarif.Result[] = [];
+  for (const file of files) {
+    const artifact = artifactLocation(file.file, options.baseDir);
+    for (const p of [...file.parseErrors].sort((a, b) => compareRanges(a.range, b.range))) {
+      results.push({
+        ruleId: PARSE_RULE,
+        ruleIndex: ruleIndexOf(PARSE_RULE),
+        level: "error",
+        message: { text: p.message },
+        locations: [{ physicalLocation: { artifactLocation: artifact, region: region(p.range) } }],
+      });
+    }
+    for (const f of sortFindings(file.findings)) {
+      results.push({
+        ruleId: f.code,
+        ruleIndex: ruleIndexOf(f.code),
+        level: level(f.severity),
+        message: { text: f.message },
+        locations: [{ physicalLocation: { artifactLocation: artifact, region: region(f.range) } }],
+        properties: { path: f.path },
+      });
+    }
+  }
+  const failures = options.failures ?? [];
+  const invocation: Sarif.Invocation = { executionSuccessful: failures.length === 0 };
+  if (failures.length > 0) {
+    invocation.toolExecutionNotifications = failures.map((f) => ({
+      level: "error",
+      message: { text: f.kind === "internal" ? `internal error while checking ${f.path}: ${f.reason}` : `cannot read ${f.path}: ${f.reason}` },
+    }));
+  }
+  return {
+    $schema: SARIF_SCHEMA,
+    version: "2.1.0",
+    runs: [
+      {
+        tool: { driver: { name: "lwir", informationUri: options.informationUri, version: options.version, semanticVersion: options.version, rules } },
+        invocations: [invocation],
+        originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(options.baseDir).href.replace(/\/?$/, "/") } },
+        columnKind: "utf16CodeUnits",
+        results,
+      },
+    ],
+  };
+}
+
+export function formatSarif(files: readonly FileReport[], options: SarifOptions): string {
+  return JSON.stringify(toSarif(files, options), null, 2) + "\n";
+}

@@ -1,0 +1,41 @@
+// One analysis per document version: parse with positions, validate, map findings to ranges.
+// Every feature (diagnostics, completion, code actions, the CLI) reads this same result.
+import { parseDocument } from "../document/document";
+import type { Format, LwirDocument, Range } from "../document/types";
+import { validateLwir } from "../lwir/validate";
+import { workflowVersionOf } from "../lwir/canonical";
+import type { Finding, WorkflowVersion } from "../lwir/types";
+
+export interface RangedFinding extends Finding {
+  range: Range;
+}
+
+export interface Analysis {
+  document: LwirDocument;
+  /** Validator findings with ranges; empty when the text does not parse. */
+  findings: RangedFinding[];
+  /** The document parses and has no findings. */
+  valid: boolean;
+  /** The WorkflowVersion of a valid document, else null. */
+  workflowVersion: WorkflowVersion | null;
+}
+
+export function analyzeDocument(document: LwirDocument): Analysis {
+  if (document.tooDeep) {
+    const { depth, limit } = document.tooDeep;
+    const finding: Finding = {
+      severity: "error", code: "lwir.non_hashable", path: "$", segments: [],
+      message: `The document is nested ${depth} levels deep; LWIR tools check documents nested at most ${limit} levels deep.`,
+    };
+    return { document, findings: [{ ...finding, range: document.findingRange([]) }], valid: false, workflowVersion: null };
+  }
+  if (document.parseErrors.length > 0) return { document, findings: [], valid: false, workflowVersion: null };
+  const result = validateLwir(document.value);
+  const findings = result.findings.map((f) => ({ ...f, range: document.findingRange(f.segments) }));
+  const valid = findings.length === 0;
+  return { document, findings, valid, workflowVersion: valid ? workflowVersionOf(document.value) : null };
+}
+
+export function analyzeText(text: string, format: Format): Analysis {
+  return analyzeDocument(parseDocument(text, format));
+}
