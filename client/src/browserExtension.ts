@@ -3,10 +3,13 @@ import * as vscode from "vscode";
 import { LanguageClient } from "vscode-languageclient/browser";
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./common";
 
+// A web worker global; the extension host in the browser has it, our tsconfig has no DOM library.
+declare const Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[3];
+
 let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME);
+  const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME, { log: true });
   context.subscriptions.push(outputChannel);
   const serverMain = vscode.Uri.joinPath(context.extensionUri, "dist/web/server.js");
   const worker = new Worker(serverMain.toString(true));

@@ -10,7 +10,7 @@ export const CLIENT_NAME = "LWIR Language Server";
  * JSON/YAML feature). The server is given every JSON and YAML document and answers only for LWIR ones:
  * `*.lwir.json|yaml|yml`, or a top-level `apiVersion` starting with `littleworkflow.dev/`.
  */
-export function clientOptions(outputChannel: vscode.OutputChannel): LanguageClientOptions {
+export function clientOptions(outputChannel: vscode.LogOutputChannel): LanguageClientOptions {
   return {
     documentSelector: [{ language: "json" }, { language: "jsonc" }, { language: "yaml" }],
     outputChannel,

@@ -7,7 +7,7 @@ import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./common";
 let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME);
+  const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME, { log: true });
   context.subscriptions.push(outputChannel);
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
   const serverOptions: ServerOptions = {

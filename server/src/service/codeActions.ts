@@ -1,0 +1,437 @@
+// Quick fixes for LWIR diagnostics, and the "add all missing needs entries" fix-all.
+// Each fix reads what to change from the diagnostic's `data` (service/diagnostics.ts) and the cached
+// analysis, writes a minimal edit (service/edits.ts), and is offered only when it leaves the document
+// cleaner: the targeted finding gone and no new one. Where that cannot be promised (a needs entry that
+// would close a cycle, maxVisits on a cycle that also lacks a decision step), nothing is offered.
+import {
+  CodeActionKind,
+  type CodeAction,
+  type CodeActionContext,
+  type Diagnostic,
+  type Range,
+  type TextEdit,
+} from "vscode-languageserver-types";
+import type { PathSegment } from "../lwir/types";
+import { API_VERSION, KIND, decisionTargets, isObject, validNeeds } from "../lwir/validate";
+import { inferNeeds, needsToAdd } from "../lwir/needs";
+import { isCycle, stronglyConnected, type Graph } from "../lwir/graph";
+import type { Analysis } from "./analysis";
+import {
+  SOURCE, YAML_UNQUOTED_TEMPLATE, referencesIn, sourceOffsetOf, stepPrefix, toDiagnostics, type LwirDiagnosticData,
+} from "./diagnostics";
+import {
+  type EditableDocument, type OffsetEdit,
+  addNeedsEntries, addProperty, appendToArray, quoteYamlText, removeProperty, replaceInString, setProperty, setValue,
+} from "./edits";
+import { factsOf } from "./facts";
+
+/** The kind of the fix-all source action (also declared by server.ts). */
+export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.lwir`;
+export const FIX_ALL_TITLE = "Add all missing needs entries";
+
+/** What `textDocument/codeAction` sends (CodeActionParams, without the protocol package). */
+export interface CodeActionRequest {
+  textDocument: { uri: string };
+  range: Range;
+  context: CodeActionContext;
+}
+
+/** A fix before it becomes an LSP CodeAction. */
+interface Fix {
+  title: string;
+  edits: OffsetEdit[];
+  preferred?: boolean;
+}
+
+export function provideCodeActions(analysis: Analysis, params: CodeActionRequest): CodeAction[] {
+  const doc = analysis.document;
+  if (doc.parseErrors.length > 0 || doc.value === undefined) return [];
+  const only = params.context.only;
+  const wants = (kind: string) => !only || only.some((k) => kind === k || kind.startsWith(k + "."));
+  const uri = params.textDocument.uri;
+  const actions: CodeAction[] = [];
+  const byKey = new Map<string, CodeAction>();
+  const toAction = (fix: Fix, kind: string, diagnostics: Diagnostic[]): CodeAction => ({
+    title: fix.title,
+    kind,
+    ...(diagnostics.length > 0 ? { diagnostics } : {}),
+    ...(fix.preferred ? { isPreferred: true } : {}),
+    edit: { changes: { [uri]: fix.edits.map((e) => textEdit(analysis, e)) } },
+  });
+
+  const ours = ourDiagnostics(analysis, params);
+  if (wants(CodeActionKind.QuickFix)) {
+    for (const diagnostic of ours) {
+      const data = diagnostic.data as LwirDiagnosticData;
+      if (!current(analysis, data)) continue;
+      let fixes: Fix[] = [];
+      try {
+        fixes = fixesFor(analysis, data);
+      } catch {
+        // A fix is a convenience: an odd document must not cost the other fixes.
+        fixes = [];
+      }
+      for (const fix of fixes) {
+        // The same fix for several diagnostics (three reads of one step, say) is offered once.
+        const key = fix.title + "\u0000" + JSON.stringify(fix.edits);
+        const existing = byKey.get(key);
+        if (existing) {
+          existing.diagnostics!.push(diagnostic);
+          continue;
+        }
+        const action = toAction(fix, CodeActionKind.QuickFix, [diagnostic]);
+        byKey.set(key, action);
+        actions.push(action);
+      }
+    }
+  }
+
+  // Fix-all: the whole document's inferred needs at once (catalog sections 7 and 11).
+  const undeclared = ours.filter((d) => (d.data as LwirDiagnosticData).code === "step.undeclared_dependency");
+  const wantFixAllQuick = wants(CodeActionKind.QuickFix) && undeclared.length > 0;
+  const wantFixAllSource = only !== undefined && wants(FIX_ALL_KIND);
+  if (wantFixAllQuick || wantFixAllSource) {
+    const fix = fixAllNeeds(analysis);
+    if (fix) {
+      if (wantFixAllSource) actions.push(toAction(fix.fix, FIX_ALL_KIND, []));
+      // As a quick fix only when it does more than the single fix next to it.
+      if (wantFixAllQuick && fix.count > 1) actions.push(toAction(fix.fix, CodeActionKind.QuickFix, undeclared));
+    }
+  }
+  return actions;
+}
+
+/** Every inferred needs entry of the document as one fix, or undefined when there is none. */
+const fixAllCache = new WeakMap<Analysis, { fix: Fix; count: number } | undefined>();
+
+export function fixAllNeeds(analysis: Analysis): { fix: Fix; count: number } | undefined {
+  // Asked for on every light-bulb request near such a diagnostic: once per document version.
+  if (fixAllCache.has(analysis)) return fixAllCache.get(analysis);
+  const result = computeFixAll(analysis);
+  fixAllCache.set(analysis, result);
+  return result;
+}
+
+function computeFixAll(analysis: Analysis): { fix: Fix; count: number } | undefined {
+  const doc = analysis.document;
+  const entries = inferNeeds(doc.value, { includeExternal: true });
+  const groups = new Map<string, { segments: PathSegment[]; ids: string[] }>();
+  for (const e of entries) {
+    const key = JSON.stringify(e.stepSegments);
+    const group = groups.get(key) ?? { segments: e.stepSegments, ids: [] };
+    group.ids.push(e.id);
+    groups.set(key, group);
+  }
+  const edits: OffsetEdit[] = [];
+  let count = 0;
+  for (const group of groups.values()) {
+    const e = addNeedsEntries(doc, group.segments, group.ids);
+    if (!e) continue;
+    edits.push(...e);
+    count += group.ids.length;
+  }
+  if (count === 0) return undefined;
+  return { fix: { title: FIX_ALL_TITLE, edits }, count };
+}
+
+// ---- which diagnostics ------------------------------------------------------------------------------
+
+const diagnosticsCache = new WeakMap<Analysis, Diagnostic[]>();
+
+/**
+ * The client's LWIR diagnostics in the request; when it sent none of ours (some clients send no
+ * context), the current ones overlapping the requested range, from the same cached analysis.
+ */
+function ourDiagnostics(analysis: Analysis, params: CodeActionRequest): Diagnostic[] {
+  const sent = (params.context.diagnostics ?? []).filter((d) => d.source === SOURCE && isData(d.data));
+  if (sent.length > 0) return sent;
+  // Cheap way out for the common case (a cursor on no problem): no finding there, and no YAML hint possible.
+  const doc = analysis.document;
+  const lines = doc.text.slice(doc.offsetAt({ line: params.range.start.line, character: 0 }), doc.offsetAt({ line: params.range.end.line + 1, character: 0 }));
+  const hints = doc.format === "yaml" && lines.includes("{{");
+  if (!hints && !analysis.findings.some((f) => overlaps(f.range, params.range))) return [];
+  let all = diagnosticsCache.get(analysis);
+  if (!all) {
+    all = toDiagnostics(analysis);
+    diagnosticsCache.set(analysis, all);
+  }
+  return all.filter((d) => overlaps(d.range, params.range));
+}
+
+function isData(data: unknown): data is LwirDiagnosticData {
+  return isObject(data) && typeof data.code === "string" && typeof data.path === "string" && Array.isArray(data.segments);
+}
+
+/** A diagnostic from an older version may name what is no longer there: only current ones are fixed. */
+function current(analysis: Analysis, data: LwirDiagnosticData): boolean {
+  if (data.code === YAML_UNQUOTED_TEMPLATE) {
+    const t = data.unquotedTemplate;
+    return t !== undefined && analysis.document.text.slice(t.start, t.end) === t.text;
+  }
+  return analysis.findings.some((f) => f.code === data.code && f.path === data.path);
+}
+
+function overlaps(a: Range, b: Range): boolean {
+  const before = (p: Range["start"], q: Range["start"]) => p.line < q.line || (p.line === q.line && p.character < q.character);
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}
+
+function textEdit(analysis: Analysis, e: OffsetEdit): TextEdit {
+  return { range: analysis.document.rangeAt(e.start, e.end), newText: e.newText };
+}
+
+// ---- the fixes, by code -----------------------------------------------------------------------------
+
+function fixesFor(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
+  const doc = analysis.document;
+  const fixes: Fix[] = [];
+  const add = (title: string, edits: OffsetEdit[] | undefined, preferred = false) => {
+    if (edits && edits.length > 0) fixes.push({ title, edits, ...(preferred ? { preferred } : {}) });
+  };
+  const segments = data.segments;
+  switch (data.code) {
+    case "step.undeclared_dependency": {
+      const step = data.step?.segments ?? stepPrefix(segments);
+      const id = data.targetStepId;
+      if (!step || typeof id !== "string") break;
+      if (!needsToAdd(doc.value, step, id, { allowExternal: true }).add) break;
+      add(`Add "${id}" to the needs of ${stepName(data, step)}`, addNeedsEntries(doc, step, [id]), true);
+      break;
+    }
+    case "lwir.output_ambiguous_for_multi_visit": {
+      const span = data.output;
+      const value = valueAt(doc.value, segments);
+      if (!span || typeof value !== "string" || value.slice(span.valueStart, span.valueEnd) !== "output") break;
+      const source = span.start !== undefined && span.end !== undefined ? { start: span.start, end: span.end } : undefined;
+      const target = data.targetStepId ?? data.reference?.stepId;
+      add(`Read ${target !== undefined ? `steps.${target}.` : ""}lastOutput instead of output`,
+        replaceInString(doc, segments, span.valueStart, span.valueEnd, "lastOutput", source), true);
+      break;
+    }
+    case "lwir.invalid_cycle":
+      add(...cycleFix(analysis, data));
+      break;
+    case "schema.unimplemented_field": {
+      const last = segments[segments.length - 1];
+      const parent = segments.slice(0, -1);
+      if (data.path === "$.permissions.secrets" || data.path === "$.permissions.network") {
+        add(`Empty permissions.${last}`, setValue(doc, segments, []), true);
+        add(`Remove permissions.${last}`, removeProperty(doc, parent, last as string));
+      } else if (last === "cache" && stepPrefix(segments)?.length === parent.length) {
+        add(`Remove cache from ${stepName(data, parent)}`, removeProperty(doc, parent, "cache"), true);
+      } else if (last === "model" && parent[parent.length - 1] === "repair") {
+        add("Remove repair.model", removeProperty(doc, parent, "model"), true);
+      }
+      break;
+    }
+    case "schema.invalid": {
+      if (data.path !== "$.apiVersion" && data.path !== "$.kind") break;
+      const key = data.path === "$.apiVersion" ? "apiVersion" : "kind";
+      const expected = typeof data.expected === "string" ? data.expected : key === "apiVersion" ? API_VERSION : KIND;
+      const root = doc.value;
+      if (!isObject(root)) break;
+      const options = key === "apiVersion" || !Object.prototype.hasOwnProperty.call(root, "apiVersion") ? { first: true } : { after: ["apiVersion"] };
+      add(`Set ${key} to "${expected}"`, setProperty(doc, [], key, expected, options), true);
+      break;
+    }
+    case "parallel.invalid_cardinality": {
+      // Path S.with.cardinality.kind, even when cardinality is missing (catalog 3.11).
+      const withSegments = segments.slice(0, -2);
+      const cardinality = valueAt(doc.value, [...withSegments, "cardinality"]);
+      const edits = isObject(cardinality)
+        ? setProperty(doc, [...withSegments, "cardinality"], "kind", "matches_items")
+        : setProperty(doc, withSegments, "cardinality", { kind: "matches_items" }, { after: ["items", "itemKey"] });
+      add(`Set cardinality to {kind: "matches_items"}`, edits, true);
+      break;
+    }
+    case "model.disallowed":
+    case "fixer.model.disallowed":
+    case "tool.disallowed":
+      fixes.push(...permissionFixes(analysis, data));
+      break;
+    case YAML_UNQUOTED_TEMPLATE:
+      break;
+  }
+  // The unquoted `{{ … }}` fix, from the hint itself and from any finding on such a value.
+  const t = data.unquotedTemplate;
+  if (t && doc.format === "yaml" && doc.text.slice(t.start, t.end) === t.text) {
+    add(`Put ${shorten(t.text)} in quotes`, quoteYamlText(doc, t.start, t.end), data.code === YAML_UNQUOTED_TEMPLATE);
+  }
+  return fixes;
+}
+
+/** `"id"` or "this step". */
+function stepName(data: LwirDiagnosticData, stepSegments: readonly PathSegment[]): string {
+  const id = data.step && sameSegments(data.step.segments, stepSegments) ? data.step.id : undefined;
+  return id !== undefined ? `"${id}"` : "this step";
+}
+
+/** Allow the model/tool in permissions (creating what is absent); or use one that is allowed. */
+function permissionFixes(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
+  const doc = analysis.document;
+  const root = doc.value;
+  const name = typeof data.name === "string" ? data.name : valueAt(root, data.segments);
+  if (typeof name !== "string" || !isObject(root)) return [];
+  const list = data.permission ?? (data.code === "tool.disallowed" ? "tools" : "models");
+  const what = list === "tools" ? "tool" : "model";
+  const permissions = root.permissions;
+  let edits: OffsetEdit[] | undefined;
+  let allowed: string[] = [];
+  if (permissions === undefined) {
+    edits = addProperty(doc, [], "permissions", { [list]: [name] }, { after: ["apiVersion", "kind", "metadata", "input", "output"] });
+  } else if (isObject(permissions)) {
+    const current = permissions[list];
+    if (current === undefined) {
+      edits = addProperty(doc, ["permissions"], list, [name], list === "tools" ? { after: ["models"] } : { first: true });
+    } else if (Array.isArray(current) && current.every((e) => typeof e === "string")) {
+      edits = appendToArray(doc, ["permissions", list], [name]);
+      allowed = current as string[];
+    }
+  }
+  const fixes: Fix[] = [];
+  // With alternatives on offer the name may be a typo: then no fix is clearly the right one.
+  const alternatives = allowed.slice(0, 5);
+  if (edits && edits.length > 0) {
+    fixes.push({ title: `Allow ${what} "${name}" in permissions.${list}`, edits, ...(alternatives.length === 0 ? { preferred: true } : {}) });
+  }
+  for (const other of alternatives) {
+    const e = setValue(doc, data.segments, other);
+    if (e) fixes.push({ title: `Use the allowed ${what} "${other}"`, edits: e });
+  }
+  return fixes;
+}
+
+/**
+ * `maxVisits: 2` on every member of the cycle below 2, when that makes the cycle valid (it has a
+ * decision step that breaks every loop). Members read elsewhere through `.output` would then be
+ * ambiguous (catalog 3.4), so those reads become `.lastOutput` in the same fix.
+ */
+function cycleFix(analysis: Analysis, data: LwirDiagnosticData): [string, OffsetEdit[] | undefined, boolean] {
+  const none: [string, undefined, boolean] = ["", undefined, false];
+  const doc = analysis.document;
+  const cycle = data.cycle;
+  if (!cycle || cycle.reason !== "maxVisits" || cycle.steps.length === 0) return none;
+  const members = cycle.steps.map((s) => ({ ...s, step: valueAt(doc.value, s.segments) }));
+  if (!members.every((m) => isObject(m.step))) return none;
+  // Without its decision steps, the component must hold no cycle (else the rule's second part fires).
+  const index = new Map(members.map((m, i) => [m.id, i]));
+  const graph: Graph = members.map(() => []);
+  members.forEach((m, i) => {
+    const step = m.step as Record<string, unknown>;
+    for (const need of validNeeds(step.needs)) if (index.has(need)) graph[index.get(need)!].push(i);
+    if (step.uses === "decision") for (const t of decisionTargets(step)) if (index.has(t)) graph[i].push(index.get(t)!);
+  });
+  const keep = members.map((m, i) => i).filter((i) => (members[i].step as Record<string, unknown>).uses !== "decision");
+  const local = new Map(keep.map((n, i) => [n, i]));
+  const sub: Graph = keep.map((n) => graph[n].filter((w) => local.has(w)).map((w) => local.get(w)!));
+  if (stronglyConnected(sub).some((c) => isCycle(sub, c))) return none;
+
+  const low = members.filter((m) => jsLess((m.step as Record<string, unknown>).maxVisits ?? 1, 2));
+  if (low.length === 0) return none;
+  const edits: OffsetEdit[] = [];
+  for (const m of low) {
+    const e = setProperty(doc, m.segments, "maxVisits", 2, { after: ["id", "uses", "needs"] });
+    if (!e) return none;
+    edits.push(...e);
+  }
+  const rewrites = outputReadsOf(analysis, low.map((m) => m.segments));
+  if (rewrites === undefined) return none;
+  edits.push(...rewrites);
+  const names = low.map((m) => (m.id !== undefined ? `"${m.id}"` : "a step")).join(", ");
+  return [`Set maxVisits: 2 on ${names}${rewrites.length > 0 ? " and read their lastOutput" : ""}`, edits, true];
+}
+
+/** `.output` → `.lastOutput` in every reference that resolves to one of these steps; undefined if one cannot be edited. */
+function outputReadsOf(analysis: Analysis, targets: PathSegment[][]): OffsetEdit[] | undefined {
+  const doc = analysis.document;
+  const facts = factsOf(analysis);
+  if (!facts) return [];
+  const wanted = new Set(targets.map((t) => JSON.stringify(t)));
+  const edits: OffsetEdit[] = [];
+  for (const list of facts.lists) {
+    for (const step of list.steps) {
+      for (const part of ["with", "input"] as const) {
+        for (const { value, segments } of stringsIn(step.step[part], [...step.segments, part])) {
+          const refs = referencesIn(value).filter((r) => {
+            if (r.property !== "output" || r.propertyStart === undefined) return false;
+            const target = list.byId.get(r.stepId) ?? list.external.get(r.stepId);
+            return target !== undefined && wanted.has(JSON.stringify(target.segments));
+          });
+          if (refs.length === 0) continue;
+          const e = replaceReads(doc, segments, value, refs.map((r) => [r.propertyStart!, r.propertyEnd!]));
+          if (!e) return undefined;
+          edits.push(...e);
+        }
+      }
+    }
+  }
+  return edits;
+}
+
+/** Replaces each `output` span of a string by `lastOutput`: in place where the source spells it, else the whole string at once. */
+function replaceReads(doc: EditableDocument, segments: PathSegment[], value: string, spans: Array<[number, number]>): OffsetEdit[] | undefined {
+  const loc = doc.locate(segments);
+  if (!loc) return undefined;
+  const source = doc.text.slice(loc.valueStart, loc.valueEnd);
+  const edits: OffsetEdit[] = [];
+  for (const [s, e] of spans) {
+    const at = sourceOffsetOf(value, source, s, e);
+    if (at === undefined) {
+      // Rewrite the whole string with every replacement applied (right to left keeps offsets valid).
+      let next = value;
+      for (const [a, b] of [...spans].sort((x, y) => y[0] - x[0])) next = next.slice(0, a) + "lastOutput" + next.slice(b);
+      return setValue(doc, segments, next);
+    }
+    const start = loc.valueStart + at;
+    const one = replaceInString(doc, segments, s, e, "lastOutput", { start, end: start + (e - s) });
+    if (!one) return undefined;
+    edits.push(...one);
+  }
+  return edits;
+}
+
+/** Every string inside a value, with its path (document order). */
+function stringsIn(value: unknown, base: PathSegment[]): Array<{ value: string; segments: PathSegment[] }> {
+  const out: Array<{ value: string; segments: PathSegment[] }> = [];
+  const stack: Array<[unknown, PathSegment[]]> = [[value, base]];
+  while (stack.length > 0) {
+    const [v, segments] = stack.pop()!;
+    if (typeof v === "string") {
+      if (v.includes("steps")) out.push({ value: v, segments });
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...segments, i]]);
+    } else if (isObject(v)) {
+      const keys = Object.keys(v);
+      for (let i = keys.length - 1; i >= 0; i--) stack.push([v[keys[i]], [...segments, keys[i]]]);
+    }
+  }
+  return out;
+}
+
+// ---- small helpers ----------------------------------------------------------------------------------
+
+function valueAt(root: unknown, segments: readonly PathSegment[]): unknown {
+  let node = root;
+  for (const seg of segments) {
+    if (typeof seg === "number") node = Array.isArray(node) ? node[seg] : undefined;
+    else node = isObject(node) && Object.prototype.hasOwnProperty.call(node, seg) ? node[seg] : undefined;
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+function sameSegments(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
+  return a.length === b.length && a.every((s, i) => s === b[i]);
+}
+
+/** JavaScript's `<` on a raw value, as the validator compares maxVisits (catalog 9.7). */
+function jsLess(v: unknown, n: number): boolean {
+  try { return (v as number) < n; } catch { return false; }
+}
+
+function shorten(text: string): string {
+  const one = text.replace(/\s*\n\s*/g, " ");
+  return one.length > 40 ? one.slice(0, 37) + "…" : one;
+}
+
+
