@@ -1,0 +1,1005 @@
+// Completion for LWIR documents, in JSON and YAML, also while the text is broken mid-typing.
+//
+// Three inputs, each from where it is freshest and cheapest:
+// - what is typed at the cursor, and the path to it: from the current TEXT (cursor.ts scans it; no
+//   parse of the whole document);
+// - the steps, scopes, schemas and permissions ("facts"): from the current analysis when it parses,
+//   else from the last analysis that did (a document broken mid-typing keeps its last good facts);
+// - where an extra edit goes (a `needs` entry): from the current text again, around the step.
+//
+// provideCompletionFromText() takes the current text and the last analysis and never parses the
+// document, so a server can answer completion right after an edit without waiting for (or running)
+// a full re-analysis; provideCompletion() is the same for a caller that already has the current one.
+import {
+  CompletionItemKind,
+  InsertTextFormat,
+  InsertTextMode,
+  type CompletionItem,
+  type CompletionList,
+  type Position,
+  type Range,
+  type TextEdit,
+} from "vscode-languageserver-types";
+import type { Format, LwirDocument } from "../document/types";
+import {
+  EXPRESSION_FUNCTIONS,
+  EXPRESSION_ROOTS,
+  STEP_PROPERTIES,
+  completionContextAt,
+  parseExpression,
+  templateAt,
+  type ExprNode,
+} from "../lwir/expressions";
+import type { Graph } from "../lwir/graph";
+import type { PathSegment } from "../lwir/types";
+import {
+  API_VERSION,
+  END,
+  FAILURE_MODES,
+  FAN_IN_ORDERS,
+  KIND,
+  OUTPUT_MODES,
+  STEP_TYPES,
+  decisionTargets,
+  isObject,
+} from "../lwir/validate";
+import type { Analysis } from "./analysis";
+import {
+  Positioner,
+  blockMembers,
+  commonPrefix,
+  cursorAt,
+  decodeWithMap,
+  flowMembers,
+  indentUnit,
+  lineEndAt,
+  lineStartAt,
+  offsetOf,
+  type CursorInfo,
+  type MemberLoc,
+  type SyncPoint,
+  type TextFrame,
+} from "./cursor";
+import { factsOf, isMultiVisit, outputOf, readableSteps, type ListFacts, type StepFacts, type WorkflowFacts } from "./facts";
+import {
+  FAILURE_MODE_DOCS,
+  FAN_IN_ORDER_DOCS,
+  OUTPUT_MODE_DOCS,
+  STEP_KEYS,
+  STEP_TYPE_DOCS,
+  arr,
+  choice,
+  escapeSnippet,
+  jsonInner,
+  obj,
+  ph,
+  raw,
+  renderItem,
+  renderMember,
+  renderValue,
+  stepKeyValue,
+  stepSnippet,
+  str,
+  withKeys,
+  yamlPlainSafe,
+  type RenderStyle,
+  type ShapeEnv,
+  type Snip,
+} from "./snippets";
+
+/** Completion for a document whose current analysis the caller has (maybe freshly parsed). */
+export function provideCompletion(current: Analysis, lastGood: Analysis | undefined, position: Position, _settings?: unknown): CompletionList {
+  const doc = current.document;
+  const parsed = doc.parseErrors.length === 0 && !doc.tooDeep && doc.value !== undefined;
+  const source = parsed ? current : lastGood ?? current;
+  return complete(doc.text, doc.format, source, position, doc.offsetAt(position));
+}
+
+/**
+ * Completion from the current text and the last analysis (of an earlier version, or undefined),
+ * without parsing the text: what the cursor is on comes from the text, the facts from `analysis`.
+ */
+export function provideCompletionFromText(text: string, format: Format, analysis: Analysis | undefined, position: Position): CompletionList {
+  return complete(text, format, analysis, position, offsetOf(text, position));
+}
+
+const EMPTY: CompletionList = { isIncomplete: false, items: [] };
+
+/**
+ * JSON: the step around the cursor as the analysed document has it, when it starts in the part of
+ * the text that has not changed since, so the cursor scan can start there rather than at the top.
+ */
+function syncPoint(doc: LwirDocument, text: string, offset: number): SyncPoint | undefined {
+  if (doc.format !== "json" || doc.parseErrors.length > 0 || doc.tooDeep) return undefined;
+  const q = doc.text === text ? offset : commonPrefix(doc.text, text, offset);
+  const at = doc.pathAt(q);
+  if (!at) return undefined;
+  const segs = at.segments;
+  let n = 0;
+  while (segs[n] === "steps" && typeof segs[n + 1] === "number") n += 2;
+  if (n === 0) return undefined;
+  const path = segs.slice(0, n);
+  const loc = doc.locate(path);
+  if (!loc || loc.valueStart >= q || text.charCodeAt(loc.valueStart) !== 123 /* { */) return undefined;
+  const ancestors: SyncPoint["ancestors"] = [];
+  for (let k = 0; k < n; k++) {
+    const prefix = path.slice(0, k);
+    const l = k === 0 ? { valueStart: text.indexOf("{") } : doc.locate(prefix);
+    if (!l || l.valueStart < 0) return undefined;
+    ancestors.push({ start: l.valueStart, path: prefix, kind: typeof path[k] === "number" ? "array" : "object" });
+  }
+  return { start: loc.valueStart, path, ancestors };
+}
+
+function complete(text: string, format: Format, analysis: Analysis | undefined, position: Position, offset: number): CompletionList {
+  const cursor = cursorAt(text, format, offset, analysis ? syncPoint(analysis.document, text, offset) : undefined);
+  if (!cursor) return EMPTY;
+  const facts = analysis ? factsOf(analysis) : undefined;
+  const c = new Completer(text, format, cursor, facts, position);
+  c.run();
+  if (text.indexOf("\r\n") >= 0) {
+    // line breaks of inserted text follow the document's
+    const crlf = (e: TextEdit | undefined) => { if (e && e.newText.includes("\n")) e.newText = e.newText.replace(/\r?\n/g, "\r\n"); };
+    for (const item of c.items) {
+      crlf(item.textEdit as TextEdit | undefined);
+      item.additionalTextEdits?.forEach(crlf);
+    }
+  }
+  return { isIncomplete: false, items: c.items };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const SEGMENT = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+const WORD_CHAR = /[A-Za-z0-9_$-]/;
+
+interface StepCtx {
+  /** Path of the step in the current text. */
+  path: PathSegment[];
+  /** Path inside the step. */
+  rest: PathSegment[];
+  list: ListFacts | undefined;
+  facts: StepFacts | undefined;
+  id: string | undefined;
+  uses: unknown;
+  /** The step's needs as written now (text), else as last analysed. */
+  needs: string[];
+  /** The step's members in the current text (for edits); undefined when it is not written as an object. */
+  members: MemberLoc[] | undefined;
+  frame: TextFrame | undefined;
+  inBody: boolean;
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+class Completer {
+  readonly items: CompletionItem[] = [];
+  private readonly pos: Positioner;
+  private unitCache: number | undefined;
+
+  constructor(
+    private readonly text: string,
+    private readonly format: Format,
+    private readonly cursor: CursorInfo,
+    private readonly facts: WorkflowFacts | undefined,
+    position: Position,
+  ) {
+    this.pos = Positioner.at(text, position, cursor.offset);
+  }
+
+  private get unit(): number {
+    return (this.unitCache ??= indentUnit(this.text));
+  }
+
+  private readonly positions = new Map<number, Position>();
+
+  private positionAt(offset: number): Position {
+    let p = this.positions.get(offset);
+    if (!p) { p = this.pos.positionAt(offset); this.positions.set(offset, p); }
+    return { line: p.line, character: p.character };
+  }
+
+  private range(start: number, end: number): Range {
+    return { start: this.positionAt(start), end: this.positionAt(end) };
+  }
+
+  private edit(e: Edit): TextEdit {
+    return { range: this.range(e.start, e.end), newText: e.text };
+  }
+
+  run(): void {
+    const cur = this.cursor;
+    let kind = cur.kind;
+    let path = cur.path;
+    let yamlItem = cur.yamlItem === true;
+    if (kind === "entry") {
+      // a blank block-YAML line right under `path`: a new item when `path` holds a list
+      if (this.holdsArray(path)) {
+        kind = "value";
+        path = [...path, this.arrayLength(path)];
+        yamlItem = true;
+      } else kind = "key";
+    }
+    const step = this.stepContext(path, kind);
+    if (kind === "value" && cur.token && this.expression(step)) return;
+    if (kind === "value") {
+      this.values(path, step, yamlItem);
+      if (cur.maybeKey && step && step.rest.length === 0 && this.isStepList(path.slice(0, -1))) this.keys(path, step);
+      return;
+    }
+    this.keys(path, step);
+  }
+
+  // ---- where we are --------------------------------------------------------------------------
+
+  private holdsArray(path: PathSegment[]): boolean {
+    const last = path[path.length - 1];
+    if (this.isStepList(path)) return true;
+    const step = splitStepPath(path);
+    if (step && step.rest.length === 1 && last === "needs") return true;
+    if (step && step.rest.length === 2 && step.rest[0] === "with" && last === "cases") return true;
+    if (path.length === 2 && path[0] === "permissions") return true;
+    return false;
+  }
+
+  private arrayLength(path: PathSegment[]): number {
+    const frame = this.cursor.frames.find((f) => samePath(f.path, path));
+    return frame ? frame.items.length : 0;
+  }
+
+  /** `steps` at the top or in a step (a parallel body). */
+  private isStepList(path: PathSegment[]): boolean {
+    if (path.length === 0 || path[path.length - 1] !== "steps") return false;
+    if (path.length === 1) return true;
+    const s = splitStepPath(path.slice(0, -1));
+    return s !== undefined && s.rest.length === 0;
+  }
+
+  private stepContext(path: PathSegment[], kind: "key" | "value" | "entry"): StepCtx | undefined {
+    const split = splitStepPath(path);
+    if (!split) return undefined;
+    const { stepPath, rest } = split;
+    // A value at [..., "steps", n] is a whole (new) step: it has no frame of its own yet.
+    const frame = this.cursor.frames.find((f) => f.kind === "object" && samePath(f.path, stepPath));
+    let members: MemberLoc[] | undefined;
+    if (frame) {
+      members = frame.flow
+        ? flowMembers(this.text, frame.start, this.format === "yaml").members
+        : blockMembers(this.text, frame.start, frame.column ?? 0);
+    }
+    const member = (k: string) => members?.find((m) => m.key === k);
+    const textId = member("id")?.scalar ?? frameScalar(frame, "id");
+    const textUses = member("uses")?.scalar ?? frameScalar(frame, "uses");
+    const listPath = stepPath.slice(0, -1);
+    let list = this.facts?.lists.find((l) => samePath(l.segments, listPath));
+    let sf = list?.steps.find((s) => samePath(s.segments, stepPath));
+    if (textId !== undefined && sf?.id !== textId) {
+      // the text moved on since the facts were taken (a step inserted above): match by id
+      sf = list?.byId.get(textId);
+      if (!sf && this.facts) {
+        for (const l of this.facts.lists) {
+          const s = l.segments.length === listPath.length ? l.byId.get(textId) : undefined;
+          if (s) { sf = s; list = l; break; }
+        }
+      }
+    }
+    if (kind === "value" && rest.length === 0) sf = undefined; // a new step typed here
+    const needsMember = member("needs");
+    const needs = needsMember
+      ? (needsMember.elements ?? []).map((e) => e.value).filter((v): v is string => typeof v === "string" && v.length > 0)
+      : frame ? [] : sf?.needs ?? [];
+    return {
+      path: stepPath, rest, list, facts: sf, id: textId ?? sf?.id, uses: textUses ?? sf?.uses, needs, members, frame,
+      inBody: stepPath.length > 2,
+    };
+  }
+
+  // ---- expressions -----------------------------------------------------------------------------
+
+  /** Completion inside `{{ }}`; true when the cursor is in a template (even where none is offered). */
+  private expression(step: StepCtx | undefined): boolean {
+    const cur = this.cursor;
+    const token = cur.token!;
+    const rawText = this.text.slice(token.contentStart, Math.max(token.contentStart, token.contentEnd));
+    const { value, map } = token.quote ? decodeWithMap(rawText, token.quote) : { value: rawText, map: identityMap(rawText.length) };
+    const rawAt = cur.offset - token.contentStart;
+    if (rawAt < 0) return false;
+    let d = 0;
+    while (d < value.length && map[d] < rawAt) d++;
+    const tmpl = templateAt(value, d);
+    if (!tmpl) return false;
+    const where = step ? expressionPosition(step) : undefined;
+    if (!step || !where) return true;
+    const ctx = completionContextAt(tmpl.body, d - tmpl.bodyStart);
+    if (ctx.kind === "none") return true;
+    const startDec = tmpl.bodyStart + ctx.replaceStart;
+    let endDec = d;
+    while (endDec < value.length && WORD_CHAR.test(value[endDec])) endDec++;
+    const rawOffset = (i: number) => token.contentStart + map[Math.min(i, map.length - 1)];
+    const host = (s: string) => (token.quote === '"' ? jsonInner(s) : token.quote === "'" ? s.replace(/'/g, "''") : s);
+    const add = (item: CompletionItem, insert: string, opts: { from?: number; snippet?: boolean; filter?: string } = {}) => {
+      const from = opts.from ?? startDec;
+      const newText = opts.snippet ? insert : host(insert);
+      item.textEdit = { range: this.range(rawOffset(from), rawOffset(endDec)), newText };
+      item.filterText = opts.filter ?? item.label;
+      if (opts.snippet) item.insertTextFormat = InsertTextFormat.Snippet;
+      this.items.push(item);
+    };
+
+    if (ctx.kind === "root") {
+      EXPRESSION_ROOTS.forEach((r, i) => {
+        if (r.name === "item" && !where.itemAllowed) return;
+        add({ label: r.name, kind: CompletionItemKind.Variable, detail: "root", documentation: md(r.doc), sortText: `0${i}` }, r.name);
+      });
+      EXPRESSION_FUNCTIONS.forEach((f, i) => {
+        const params = f.signature.slice(f.signature.indexOf("(") + 1, f.signature.lastIndexOf(")")).split(",").map((s) => s.trim()).filter((s) => s && !s.startsWith("..."));
+        const args = params.slice(0, Math.max(f.minArgs, 1)).map((p, k) => `\${${k + 1}:${escapeSnippet(host(p))}}`);
+        add(
+          { label: f.name, kind: CompletionItemKind.Function, detail: f.signature, documentation: md(f.doc), sortText: `1${String(i).padStart(2, "0")}` },
+          `${f.name}(${args.join(", ")})`, { snippet: true },
+        );
+      });
+      return true;
+    }
+
+    const readable = step.list ? readableSteps(step.list) : [];
+    if (ctx.kind === "steps") {
+      const quote = tmpl.body[ctx.replaceStart - 1];
+      const bracket = quote === '"' || quote === "'";
+      const candidates = readable.filter((s) => !(s.id === step.id && s.list === step.list));
+      const self = step.facts;
+      if (self && isMultiVisit(self) && this.onCycle(self)) candidates.push(self);
+      candidates.forEach((s, i) => {
+        const isSelf = s === self;
+        const item: CompletionItem = {
+          label: s.id, kind: CompletionItemKind.Reference, detail: stepDetail(s),
+          documentation: md(stepDoc(s, isSelf)), sortText: `${step.needs.includes(s.id) || isSelf ? 0 : 1}${String(i).padStart(5, "0")}`,
+        };
+        const edit = isSelf ? undefined : this.needsEdit(step, s, undefined);
+        if (edit) {
+          item.additionalTextEdits = [edit];
+          item.documentation = md(`${stepDoc(s, false)}\n\nAccepting adds \`${s.id}\` to this step's \`needs\`.`);
+        }
+        if (bracket) {
+          add(item, s.id.replace(/\\/g, "\\\\").split(quote).join("\\" + quote));
+        } else if (SEGMENT.test(s.id)) {
+          add(item, s.id);
+        } else {
+          // ids that are not dot segments are read with the bracket form
+          add(item, `[${JSON.stringify(s.id)}]`, { from: startDec - 1, filter: `.${s.id}` });
+        }
+      });
+      return true;
+    }
+
+    if (ctx.kind === "stepProperty") {
+      const target = this.resolveStep(step, readable, ctx.stepId);
+      if (!target) return true;
+      const props = isMultiVisit(target) ? ["lastOutput", "allVisits"] : ["output"];
+      props.forEach((name, i) => {
+        const doc = STEP_PROPERTIES.find((p) => p.name === name)?.doc ?? "";
+        const item: CompletionItem = { label: name, kind: CompletionItemKind.Property, detail: `${target.id}: ${stepDetail(target)}`, documentation: md(doc), sortText: `0${i}` };
+        const edit = target === step.facts ? undefined : this.needsEdit(step, target, name);
+        if (edit) item.additionalTextEdits = [edit];
+        add(item, name);
+      });
+      return true;
+    }
+
+    // a later segment of a path: properties from a schema
+    const segs = ctx.segments;
+    let schema: unknown;
+    if (segs[0] === "input") schema = schemaAt(this.inputSchema(), segs.slice(1));
+    else if (segs[0] === "item") schema = schemaAt(this.itemSchema(step, where.itemKey), segs.slice(1));
+    else if (segs[0] === "steps" && segs.length >= 3) {
+      const target = this.resolveStep(step, readable, segs[1]);
+      const out = target ? outputSchema(target) : undefined;
+      if (segs[2] === "output" || segs[2] === "lastOutput") schema = schemaAt(out, segs.slice(3));
+      else if (segs[2] === "allVisits" && segs.length >= 4 && /^\d+$/.test(segs[3])) schema = schemaAt(out, segs.slice(4));
+    } else if (segs[0] === "workflow" && segs.length === 1) {
+      ["apiVersion", "kind", "metadata", "input", "output", "permissions", "steps"].forEach((k, i) =>
+        add({ label: k, kind: CompletionItemKind.Property, detail: "workflow", sortText: `0${i}` }, k));
+      return true;
+    }
+    propertiesOf(schema).forEach((p, i) => {
+      const item: CompletionItem = {
+        label: p.name, kind: CompletionItemKind.Property, detail: typeLabel(p.schema) + (p.required ? " (required)" : ""),
+        documentation: schemaDoc(p.schema), sortText: `0${String(i).padStart(4, "0")}`,
+      };
+      if (SEGMENT.test(p.name)) add(item, p.name);
+      else add(item, `[${JSON.stringify(p.name)}]`, { from: startDec - 1, filter: `.${p.name}` });
+    });
+    return true;
+  }
+
+  private resolveStep(step: StepCtx, readable: StepFacts[], id: string | undefined): StepFacts | undefined {
+    if (id === undefined) return undefined;
+    const found = readable.find((s) => s.id === id && !(s.id === step.id && s.list === step.list));
+    if (found) return found;
+    // a step reads itself only through lastOutput/allVisits on a loop
+    const self = step.facts;
+    if (self && self.id === id && isMultiVisit(self) && this.onCycle(self)) return self;
+    return undefined;
+  }
+
+  private inputSchema(): unknown {
+    const input = this.facts?.root.input;
+    return isObject(input) ? input.schema : undefined;
+  }
+
+  /** The schema of `item` for a step: its parallel parent's items (or, in an itemKey, its own). */
+  private itemSchema(step: StepCtx, ownItems: boolean): unknown {
+    const parallel = ownItems ? step.facts : step.list?.parent;
+    if (!parallel || !isObject(parallel.step.with)) return undefined;
+    const items = parallel.step.with.items;
+    if (typeof items !== "string") return undefined;
+    const t = templateAt(items, items.indexOf("{{") + 2);
+    if (!t) return undefined;
+    const node = parseExpression(t.body.trim()).node;
+    const p = pathOf(node);
+    if (!p) return undefined;
+    let source: unknown;
+    if (p.root === "input") source = schemaAt(this.inputSchema(), p.names);
+    else if (p.root === "steps" && p.names.length >= 2) {
+      const readable = parallel.list ? readableSteps(parallel.list) : [];
+      const target = readable.find((s) => s.id === p.names[0]);
+      if (target && (p.names[1] === "output" || p.names[1] === "lastOutput")) source = schemaAt(outputSchema(target), p.names.slice(2));
+    }
+    return isObject(source) ? source.items : undefined;
+  }
+
+  // ---- the needs entry a step reference asks for ------------------------------------------------
+
+  private graphOf(list: ListFacts): ListGraph {
+    let g = GRAPHS.get(list);
+    if (!g) {
+      const index = new Map(list.steps.map((s, i) => [s.id, i] as [string, number]));
+      const graph: Graph = list.steps.map(() => []);
+      const reverse: Graph = list.steps.map(() => []);
+      const edge = (a: number, b: number) => { graph[a].push(b); reverse[b].push(a); };
+      list.steps.forEach((s, i) => {
+        for (const n of s.needs) { const from = index.get(n); if (from !== undefined) edge(from, i); }
+        if (s.uses === "decision") for (const t of decisionTargets(s.step)) { const to = index.get(t); if (to !== undefined) edge(i, to); }
+      });
+      g = { graph, reverse, index };
+      GRAPHS.set(list, g);
+    }
+    return g;
+  }
+
+  private reachCache: { list: ListFacts; id: string; node: number; from: Uint8Array; to: Uint8Array } | undefined;
+
+  /** What the step reaches in its list's flow graph, and what reaches it (one search each per completion). */
+  private reachOf(list: ListFacts, id: string): { node: number; from: Uint8Array; to: Uint8Array } | undefined {
+    const c = this.reachCache;
+    if (c && c.list === list && c.id === id) return c;
+    const g = this.graphOf(list);
+    const node = g.index.get(id);
+    if (node === undefined) return undefined;
+    this.reachCache = { list, id, node, from: search(g.graph, node), to: search(g.reverse, node) };
+    return this.reachCache;
+  }
+
+  private onCycle(s: StepFacts): boolean {
+    const r = this.reachOf(s.list, s.id);
+    return r !== undefined && r.from[r.node] === 1;
+  }
+
+  /**
+   * The edit adding `target` to the step's needs, when reading it needs one: not for a step already
+   * listed, never one that would close a cycle (catalog 7), and not for a `lastOutput`/`allVisits`
+   * read the validator exempts (the target already reaches this step). `property` undefined: the
+   * step id is being accepted; a multi-visit target will be read with lastOutput/allVisits.
+   */
+  private needsEdit(step: StepCtx, target: StepFacts, property: string | undefined): TextEdit | undefined {
+    if (step.id === undefined || step.needs.includes(target.id)) return undefined;
+    if (target.list === step.list && target.id === step.id) return undefined;
+    if (step.list && target.list === step.list) {
+      const r = this.reachOf(step.list, step.id);
+      const x = this.graphOf(step.list).index.get(target.id);
+      if (r && x !== undefined) {
+        if (r.from[x]) return undefined; // the step reaches the target: the entry would close a cycle
+        const exemptRead = property === "lastOutput" || property === "allVisits" || (property === undefined && isMultiVisit(target));
+        if (exemptRead && r.to[x]) return undefined; // a back-edge read the validator exempts
+      }
+    }
+    if (this.needsPlan === undefined || this.needsPlan.step !== step) this.needsPlan = { step, plan: this.needsInsertion(step) };
+    const plan = this.needsPlan.plan;
+    return plan ? { range: this.range(plan.start, plan.end), newText: plan.text(target.id) } : undefined;
+  }
+
+  private needsPlan: { step: StepCtx; plan: ReturnType<Completer["needsInsertion"]> } | undefined;
+
+  /** Where and how a new needs entry is written in the current text, in the author's style. */
+  private needsInsertion(step: StepCtx): { start: number; end: number; text: (id: string) => string } | undefined {
+    const members = step.members;
+    const frame = step.frame;
+    if (!members || !frame) return undefined;
+    const t = this.text;
+    const needs = members.find((m) => m.key === "needs");
+    const json = this.format === "json";
+    const flowScalar = (id: string) => (json ? JSON.stringify(id) : yamlPlainSafe(id, true) ? id : JSON.stringify(id));
+    const blockScalar = (id: string) => (yamlPlainSafe(id) ? id : JSON.stringify(id));
+    const at = (start: number, end: number, text: (id: string) => string) => ({ start, end, text });
+    if (needs) {
+      if (needs.open !== undefined && needs.close !== undefined) {
+        const els = needs.elements ?? [];
+        if (els.length === 0) return at(needs.open + 1, needs.open + 1, flowScalar);
+        const last = els[els.length - 1];
+        const lastLine = lineStartAt(t, last.start);
+        if (lastLine !== lineStartAt(t, needs.open)) {
+          const indent = /^[ \t]*/.exec(t.slice(lastLine, last.start))![0];
+          return at(last.end, last.end, (id) => `,\n${indent}${flowScalar(id)}`);
+        }
+        return at(last.end, last.end, (id) => `, ${flowScalar(id)}`);
+      }
+      if (needs.blockSequence && needs.elements && needs.elements.length > 0) {
+        const last = needs.elements[needs.elements.length - 1];
+        const col = last.start - lineStartAt(t, last.start);
+        return at(last.end, last.end, (id) => `\n${" ".repeat(col)}- ${blockScalar(id)}`);
+      }
+      if (needs.empty) {
+        const colon = t.indexOf(":", needs.keyEnd) + 1; // `needs:` with nothing after it
+        return colon > 0 ? at(colon, colon, (id) => ` [${flowScalar(id)}]`) : undefined;
+      }
+      return undefined; // needs is something else (null, a string): the validator reports it; leave it
+    }
+    const idm = members.find((m) => m.key === "id");
+    if (!idm) return undefined;
+    if (frame.flow) {
+      const key = json ? '"needs"' : "needs";
+      const lineStart = lineStartAt(t, idm.keyStart);
+      const own = t.slice(lineStart, idm.keyStart).trim() === "" && lineStartAt(t, frame.start) !== lineStart;
+      const sep = own ? `,\n${t.slice(lineStart, idm.keyStart)}` : ", ";
+      return at(idm.valueEnd, idm.valueEnd, (id) => `${sep}${key}: [${flowScalar(id)}]`);
+    }
+    const col = idm.column ?? idm.keyStart - lineStartAt(t, idm.keyStart);
+    const end = lineEndAt(t, idm.keyStart);
+    const block = this.yamlBlockNeedsStyle();
+    return at(end, end, (id) => block
+      ? `\n${" ".repeat(col)}needs:\n${" ".repeat(col + this.unit)}- ${blockScalar(id)}`
+      : `\n${" ".repeat(col)}needs: [${flowScalar(id)}]`);
+  }
+
+  /** Does this YAML document write needs as block sequences (`needs:` then `- x` lines)? */
+  private yamlBlockNeedsStyle(): boolean {
+    const m = /^[ \t-]*needs:[ \t]*(\S?)/m.exec(this.text);
+    return m !== null && (m[1] === "" || m[1] === "#");
+  }
+
+  // ---- values outside expressions --------------------------------------------------------------
+
+  private values(path: PathSegment[], step: StepCtx | undefined, yamlItem: boolean): void {
+    const facts = this.facts;
+    if (path.length === 1 && path[0] === "apiVersion") return this.enumValues([{ value: API_VERSION, doc: "The LWIR version this document is written in." }]);
+    if (path.length === 1 && path[0] === "kind") return this.enumValues([{ value: KIND }]);
+    if (this.isStepList(path.slice(0, -1)) && typeof path[path.length - 1] === "number") return this.newSteps(path, yamlItem);
+    if (!step) return;
+    const r = step.rest;
+    const uses = step.uses;
+    const is = (...pattern: Array<string | number>) => r.length === pattern.length && pattern.every((p, i) => (p === 0 ? typeof r[i] === "number" : r[i] === p));
+    const sameList = () => (step.list ? step.list.steps : []).filter((s) => s.id !== step.id);
+
+    if (is("uses")) {
+      return this.enumValues(STEP_TYPES.filter((t) => !(t === "parallel" && step.inBody)).map((t) => ({ value: t, doc: STEP_TYPE_DOCS[t], kind: CompletionItemKind.Class })));
+    }
+    if (is("needs", 0)) {
+      const listed = new Set(step.needs);
+      const candidates = step.list ? readableSteps(step.list) : [];
+      return this.enumValues(candidates.filter((s) => !(s.id === step.id && s.list === step.list) && !listed.has(s.id))
+        .map((s) => ({ value: s.id, detail: stepDetail(s), kind: CompletionItemKind.Reference })), yamlItem);
+    }
+    if (is("needs")) {
+      const candidates = sameList().filter((s) => !step.needs.includes(s.id));
+      return this.snippetValues(candidates.map((s) => ({ label: `[${s.id}]`, detail: stepDetail(s), value: arr([str(s.id)], true), filter: s.id })));
+    }
+    if (is("output", "mode")) {
+      const modes = uses === "parallel" ? ["array"] as const : OUTPUT_MODES;
+      return this.enumValues(modes.map((m) => ({ value: m, doc: OUTPUT_MODE_DOCS[m], kind: CompletionItemKind.EnumMember })));
+    }
+    if (is("with", "model") && uses !== "tool.call") return this.enumValues((facts?.models ?? []).map((m) => ({ value: m, detail: "permissions.models" })));
+    if (is("onFailure", "fixer", "model")) return this.enumValues((facts?.models ?? []).map((m) => ({ value: m, detail: "permissions.models" })));
+    if (is("with", "tool")) return this.enumValues((facts?.tools ?? []).map((m) => ({ value: m, detail: "permissions.tools" })));
+    if (uses === "decision" && (is("with", "default") || is("with", "cases", 0, "to"))) {
+      return this.enumValues([
+        ...sameList().map((s) => ({ value: s.id, detail: stepDetail(s), kind: CompletionItemKind.Reference })),
+        { value: END, doc: "Finish this scope (the workflow, or the parallel branch).", kind: CompletionItemKind.Keyword },
+      ]);
+    }
+    if (uses === "parallel" && is("with", "fanIn", "outputStep")) {
+      const body = step.facts?.body?.steps ?? [];
+      return this.enumValues(body.filter((s) => s.uses !== "decision").map((s) => ({ value: s.id, detail: stepDetail(s), kind: CompletionItemKind.Reference })));
+    }
+    if (is("with", "failureMode")) return this.enumValues(FAILURE_MODES.map((m) => ({ value: m, doc: FAILURE_MODE_DOCS[m], kind: CompletionItemKind.EnumMember })));
+    if (is("with", "fanIn", "order")) return this.enumValues(FAN_IN_ORDERS.map((m) => ({ value: m, doc: FAN_IN_ORDER_DOCS[m], kind: CompletionItemKind.EnumMember })));
+    if (is("with", "fanIn", "output")) return this.enumValues([{ value: "array" }]);
+    if (is("with", "cardinality", "kind")) return this.enumValues([{ value: "matches_items", doc: "One branch per item." }]);
+    if (uses === "code.run" && r.length === 3 && r[0] === "with" && r[1] === "sandbox" && (r[2] === "network" || r[2] === "env" || r[2] === "fs")) {
+      return this.enumValues([{ value: "deny" }, { value: false }]);
+    }
+    if (is("onFailure", "repair", "mode")) return this.enumValues([{ value: "self", doc: "Retry the generation on the same model (`escalate` is not implemented)." }]);
+    if (is("sensitive")) return this.enumValues([{ value: true }, { value: false }]);
+  }
+
+  /** Scalar value items: the whole scalar under the cursor is replaced, quoted as the host needs. */
+  private enumValues(values: Array<{ value: string | boolean; doc?: string; detail?: string; kind?: CompletionItemKind }>, yamlItem = false): void {
+    const cur = this.cursor;
+    const tok = cur.token;
+    if (tok?.block) return;
+    const start = tok ? tok.start : cur.offset;
+    const end = tok ? (tok.closed ? tok.end : Math.max(cur.offset, tok.end)) : cur.offset;
+    const inString = tok !== undefined && tok.quote !== "";
+    values.forEach((v, i) => {
+      if (typeof v.value === "boolean" && inString && this.format === "json") return;
+      let text: string;
+      if (typeof v.value === "boolean") text = String(v.value);
+      else if (this.format === "json") text = JSON.stringify(v.value);
+      else if (tok?.quote === "'") text = `'${v.value.replace(/'/g, "''")}'`;
+      else if (tok?.quote === '"') text = JSON.stringify(v.value);
+      else text = yamlPlainSafe(v.value, cur.flow) ? v.value : JSON.stringify(v.value);
+      const prefix = (cur.spaceBefore ? " " : "") + (yamlItem && !cur.flow ? "- " : "");
+      const edits: Edit[] = [];
+      let newText = prefix + text;
+      if (cur.flow && !tok) {
+        if (cur.commaAfter) newText += ",";
+        if (cur.commaBefore !== undefined) edits.push({ start: cur.commaBefore, end: cur.commaBefore, text: "," });
+      }
+      const label = typeof v.value === "string" ? v.value : String(v.value);
+      const item: CompletionItem = {
+        label, kind: v.kind ?? CompletionItemKind.Value, detail: v.detail, documentation: v.doc ? md(v.doc) : undefined,
+        textEdit: { range: this.range(start, end), newText },
+        filterText: tok ? this.text.slice(tok.start, tok.quote ? tok.start + 1 : tok.start) + label : label,
+        sortText: String(i).padStart(4, "0"),
+      };
+      if (edits.length) item.additionalTextEdits = edits.map((e) => this.edit(e));
+      this.items.push(item);
+    });
+  }
+
+  /** Snippet value items (whole values such as `["a"]`). */
+  private snippetValues(values: Array<{ label: string; value: Snip; detail?: string; filter?: string }>): void {
+    const cur = this.cursor;
+    if (cur.token && cur.token.quote !== "") return;
+    const start = cur.token ? cur.token.start : cur.offset;
+    const end = cur.token ? cur.token.end : cur.offset;
+    values.forEach((v, i) => {
+      const text = renderValue(v.value, this.style(cur.column));
+      this.items.push({
+        label: v.label, kind: CompletionItemKind.Value, detail: v.detail, sortText: String(i).padStart(4, "0"), filterText: v.filter ?? v.label,
+        textEdit: { range: this.range(start, end), newText: text }, insertTextFormat: InsertTextFormat.Snippet, insertTextMode: InsertTextMode.asIs,
+      });
+    });
+  }
+
+  private style(indent: number): RenderStyle {
+    return { format: this.format, flow: this.format === "yaml" && this.cursor.flow, indent, unit: this.unit };
+  }
+
+  private shapeEnv(listPath: PathSegment[], selfId?: string, step?: StepCtx): ShapeEnv {
+    const list = this.facts?.lists.find((l) => samePath(l.segments, listPath));
+    const ids = list ? list.steps.map((s) => s.id) : [];
+    return {
+      models: this.facts?.models ?? [],
+      tools: this.facts?.tools ?? [],
+      takenIds: new Set(ids),
+      listIds: ids.filter((id) => id !== selfId),
+      bodyOutputSteps: step?.facts?.body?.steps.filter((s) => s.uses !== "decision").map((s) => s.id),
+    };
+  }
+
+  /** A new step of each type, where a list element goes. */
+  private newSteps(path: PathSegment[], yamlItem: boolean): void {
+    const cur = this.cursor;
+    const listPath = path.slice(0, -1);
+    const inBody = listPath.length > 1;
+    const env = this.shapeEnv(listPath);
+    const tok = cur.token;
+    if (tok && tok.quote !== "") return;
+    const start = tok ? tok.start : cur.offset;
+    const end = tok ? Math.max(tok.end, cur.offset) : cur.offset;
+    STEP_TYPES.forEach((uses, i) => {
+      if (uses === "parallel" && inBody) return; // parallel.nested_unsupported
+      const snip = stepSnippet(uses, env);
+      let newText: string;
+      if (this.format === "yaml" && !cur.flow) {
+        if (yamlItem) newText = `- ${renderItem(snip, this.style(cur.column + 2))}`;
+        else newText = (cur.spaceBefore ? " " : "") + renderItem(snip, this.style(cur.column));
+      } else {
+        newText = renderValue(snip, this.style(cur.column));
+        if (cur.commaAfter && !tok) newText += ",";
+      }
+      const item: CompletionItem = {
+        label: `${uses} step`, kind: CompletionItemKind.Snippet, detail: `New ${uses} step`, documentation: md(STEP_TYPE_DOCS[uses]),
+        textEdit: { range: this.range(start, end), newText }, insertTextFormat: InsertTextFormat.Snippet, insertTextMode: InsertTextMode.asIs,
+        filterText: tok ? `${this.text.slice(tok.start, cur.offset)} ${uses} step` : `${uses} step`, sortText: `0${i}`,
+      };
+      if (cur.flow && cur.commaBefore !== undefined && !tok) item.additionalTextEdits = [this.edit({ start: cur.commaBefore, end: cur.commaBefore, text: "," })];
+      this.items.push(item);
+    });
+  }
+
+  // ---- keys ----------------------------------------------------------------------------------------
+
+  private keys(path: PathSegment[], step: StepCtx | undefined): void {
+    const existing = this.existingKeys(path);
+    const offer = (entries: Array<{ key: string; doc?: string; value: Snip | undefined }>) => this.keyItems(entries.filter((e) => !existing.has(e.key)));
+    if (path.length === 0) {
+      return offer([
+        { key: "apiVersion", doc: "Always `littleworkflow.dev/v0.1`.", value: str(API_VERSION) },
+        { key: "kind", doc: "Always `Workflow`.", value: str(KIND) },
+        { key: "metadata", doc: "`name` (required), `version`, `description`.", value: obj([["name", str(ph("name", "workflow"))]], true) },
+        { key: "input", doc: "The workflow input: `schema` (required).", value: obj([["schema", obj([["type", str("object")], ["properties", obj([], true)]], false)]], false) },
+        { key: "output", doc: "The workflow output: `schema` (required).", value: obj([["schema", obj([["type", str("object")], ["properties", obj([], true)]], false)]], false) },
+        { key: "permissions", doc: "The model slots and tools steps may use.", value: obj([["models", arr([], true)], ["tools", arr([], true)]], false) },
+        { key: "steps", doc: "The top-level step list.", value: arr([], true) },
+      ]);
+    }
+    if (samePath(path, ["metadata"])) {
+      return offer([
+        { key: "name", doc: "Required: a non-empty string.", value: str(ph("name", "workflow")) },
+        { key: "version", value: str(ph("version", "0.1.0")) },
+        { key: "description", value: str(ph("description", "")) },
+      ]);
+    }
+    if (samePath(path, ["permissions"])) {
+      return offer([
+        { key: "models", doc: "Model slots `ai.generate` steps (and fixers) may use.", value: arr([], true) },
+        { key: "tools", doc: "Tools `tool.call` steps may use.", value: arr([], true) },
+        { key: "secrets", doc: "Must stay empty in this runtime (not implemented).", value: arr([], true) },
+        { key: "network", doc: "Must stay empty in this runtime (not implemented).", value: arr([], true) },
+      ]);
+    }
+    if (samePath(path, ["input"]) || samePath(path, ["output"])) {
+      return offer([{ key: "schema", doc: "A JSON Schema (LWIR subset).", value: obj([["type", str("object")], ["properties", obj([], true)]], false) }]);
+    }
+    if (!step) return;
+    const r = step.rest;
+    const uses = step.uses;
+    const env = this.shapeEnv(step.path.slice(0, -1), step.id, step);
+    const is = (...pattern: Array<string | number>) => r.length === pattern.length && pattern.every((p, i) => (p === 0 ? typeof r[i] === "number" : r[i] === p));
+    if (r.length === 0) {
+      const entries = STEP_KEYS.map((k) => ({ key: k.key, doc: k.doc, value: stepKeyValue(k.key, uses, env, step.id) }))
+        .filter((e) => e.value !== undefined && !(e.key === "steps" && uses !== "parallel"));
+      return offer(entries);
+    }
+    if (is("with")) return offer(withKeys(uses, env));
+    if (is("output") && uses !== "decision") {
+      const modes = uses === "parallel" ? ["array"] : [...OUTPUT_MODES];
+      return offer([
+        { key: "mode", doc: "text, object, array, choice or json.", value: str(choice("mode", modes)) },
+        { key: "schema", doc: "A JSON Schema (LWIR subset); required for object and array.", value: uses === "parallel" ? (stepKeyValue("output", "parallel", env, step.id) as Extract<Snip, { k: "obj" }>).entries[1][1] : obj([["type", str("object")], ["properties", obj([], true)]], false) },
+        { key: "values", doc: "For mode choice: the allowed strings.", value: arr([str(ph("a", "yes")), str(ph("b", "no"))], true) },
+        { key: "name", value: str(ph("name", "")) },
+        { key: "description", value: str(ph("description", "")) },
+      ]);
+    }
+    if (uses === "parallel" && is("with", "fanIn")) {
+      return offer([
+        { key: "order", doc: "`input` or `itemKey`.", value: str(choice("order", FAN_IN_ORDERS)) },
+        { key: "output", doc: "Always `array`.", value: str("array") },
+        { key: "outputStep", doc: "The body step whose lastOutput is the branch's result (not a decision).", value: str(choice("outputStep", env.bodyOutputSteps ?? [])) },
+      ]);
+    }
+    if (uses === "parallel" && is("with", "cardinality")) return offer([{ key: "kind", value: str("matches_items") }]);
+    if (uses === "code.run" && is("with", "sandbox")) {
+      return offer(["network", "env", "fs"].map((k) => ({ key: k, doc: k === "network" ? "Required: `deny` (or false)." : "`deny` (or false) when given.", value: str("deny") })));
+    }
+    if (uses === "decision" && is("with", "cases", 0)) {
+      return offer([
+        { key: "when", doc: "A whole-string `{{ }}` template.", value: str("{{ ", ph("when", "input.flag"), " }}") },
+        { key: "to", doc: "A step of the same list, or `end`.", value: str(choice("to", [END, ...env.listIds])) },
+      ]);
+    }
+    if (is("onFailure")) {
+      const v = stepKeyValue("onFailure", uses, env, step.id);
+      if (v && v.k === "obj") return offer(v.entries.map(([key, value]) => ({ key, value })));
+      return;
+    }
+    if (uses === "ai.generate" && is("onFailure", "repair")) {
+      return offer([{ key: "mode", doc: "`self` (escalate is not implemented).", value: str("self") }, { key: "maxAttempts", value: raw(ph("attempts", "3")) }]);
+    }
+    if (uses === "code.run" && is("onFailure", "fixer")) {
+      const v = stepKeyValue("onFailure", uses, env, step.id);
+      const fixer = v && v.k === "obj" ? v.entries[0][1] : undefined;
+      if (fixer && fixer.k === "obj") return offer(fixer.entries.map(([key, value]) => ({ key, value })));
+    }
+  }
+
+  /** Keys already written in the object at `path` (text first; the analysed value too when it matches). */
+  private existingKeys(path: PathSegment[]): Set<string> {
+    const keys = new Set<string>();
+    const frame = this.cursor.frames.find((f) => f.kind === "object" && samePath(f.path, path));
+    if (frame) {
+      for (const k of frame.members.keys()) keys.add(k);
+      if (frame.flow) for (const m of flowMembers(this.text, frame.start, this.format === "yaml").members) keys.add(m.key);
+    }
+    // the key being typed is not "existing"
+    const tok = this.cursor.token;
+    if (tok && this.cursor.kind === "key") keys.delete(this.text.slice(tok.contentStart, tok.contentEnd));
+    return keys;
+  }
+
+  private keyItems(entries: Array<{ key: string; doc?: string; value: Snip | undefined }>): void {
+    const cur = this.cursor;
+    const tok = cur.token;
+    const start = tok ? tok.start : cur.offset;
+    const end = tok ? Math.max(tok.end, cur.offset) : cur.offset;
+    const json = this.format === "json" || cur.flow;
+    entries.forEach((e, i) => {
+      if (e.value === undefined) return;
+      let newText: string;
+      if (cur.hasColon) {
+        newText = escapeSnippet(this.format === "json" ? JSON.stringify(e.key) : tok?.quote ? JSON.stringify(e.key) : e.key);
+      } else {
+        newText = (cur.spaceBefore ? " " : "") + renderMember(e.key, e.value, this.style(cur.column));
+        if (json && cur.commaAfter) newText += ",";
+      }
+      const item: CompletionItem = {
+        label: e.key, kind: CompletionItemKind.Property, documentation: e.doc ? md(e.doc) : undefined,
+        textEdit: { range: this.range(start, end), newText }, insertTextFormat: InsertTextFormat.Snippet, insertTextMode: InsertTextMode.asIs,
+        filterText: tok && tok.quote ? `${tok.quote}${e.key}` : e.key, sortText: String(i).padStart(3, "0"),
+      };
+      if (json && !cur.hasColon && cur.commaBefore !== undefined) item.additionalTextEdits = [this.edit({ start: cur.commaBefore, end: cur.commaBefore, text: "," })];
+      this.items.push(item);
+    });
+  }
+}
+
+interface ListGraph {
+  graph: Graph;
+  reverse: Graph;
+  index: Map<string, number>;
+}
+
+const GRAPHS = new WeakMap<ListFacts, ListGraph>();
+
+/** Nodes reachable from `from` by at least one edge (breadth-first). */
+function search(graph: Graph, from: number): Uint8Array {
+  const seen = new Uint8Array(graph.length);
+  const queue: number[] = [];
+  for (const w of graph[from]) if (!seen[w]) { seen[w] = 1; queue.push(w); }
+  for (let head = 0; head < queue.length; head++) for (const w of graph[queue[head]]) if (!seen[w]) { seen[w] = 1; queue.push(w); }
+  return seen;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+function samePath(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
+  return a.length === b.length && a.every((s, i) => s === b[i]);
+}
+
+/** [..."steps", n] pairs from the root: the step's path and the path inside it. */
+function splitStepPath(path: PathSegment[]): { stepPath: PathSegment[]; rest: PathSegment[] } | undefined {
+  if (path[0] !== "steps" || typeof path[1] !== "number") return undefined;
+  let n = 2;
+  while (path[n] === "steps" && typeof path[n + 1] === "number") n += 2;
+  return { stepPath: path.slice(0, n), rest: path.slice(n) };
+}
+
+function frameScalar(frame: TextFrame | undefined, key: string): string | undefined {
+  return frame?.members.get(key);
+}
+
+function identityMap(n: number): number[] {
+  const m = new Array<number>(n + 1);
+  for (let i = 0; i <= n; i++) m[i] = i;
+  return m;
+}
+
+function md(value: string): { kind: "markdown"; value: string } {
+  return { kind: "markdown", value };
+}
+
+/** Where a string of a step holds expressions (catalog 5.1), and whether `item` may be used there. */
+function expressionPosition(step: StepCtx): { itemAllowed: boolean; itemKey: boolean } | undefined {
+  const r = step.rest;
+  const uses = step.uses;
+  if (r[0] === "input") return { itemAllowed: step.inBody, itemKey: false };
+  if (r[0] !== "with" || r.length < 2) return undefined;
+  if (uses === "decision") {
+    return r.length === 4 && r[1] === "cases" && typeof r[2] === "number" && r[3] === "when" ? { itemAllowed: step.inBody, itemKey: false } : undefined;
+  }
+  if (uses === "parallel") {
+    if (r.length === 2 && r[1] === "items") return { itemAllowed: step.inBody, itemKey: false };
+    if (r.length === 2 && r[1] === "itemKey") return { itemAllowed: true, itemKey: true };
+    return undefined;
+  }
+  return { itemAllowed: step.inBody, itemKey: false };
+}
+
+function stepDetail(s: StepFacts): string {
+  const uses = typeof s.uses === "string" ? s.uses : "?";
+  if (s.uses === "decision") return "decision · no output";
+  const out = outputOf(s);
+  const mode = out && typeof out.mode === "string" ? out.mode : "?";
+  const visits = isMultiVisit(s) ? ` · maxVisits ${String(s.step.maxVisits)}` : "";
+  return `${uses} · output ${mode}${visits}`;
+}
+
+function stepDoc(s: StepFacts, self: boolean): string {
+  const lines = [`**${s.id}**: ${stepDetail(s)}`];
+  if (self) lines.push("This step itself: on a loop, `lastOutput`/`allVisits` read its previous visits.");
+  else if (isMultiVisit(s)) lines.push("Runs more than once: read it with `lastOutput` or `allVisits` (never `output`).");
+  const out = outputOf(s);
+  if (out && typeof out.description === "string") lines.push(out.description);
+  return lines.join("\n\n");
+}
+
+function outputSchema(s: StepFacts): unknown {
+  const out = outputOf(s);
+  return out ? out.schema : undefined;
+}
+
+function pathOf(node: ExprNode | undefined): { root: string; names: string[] } | undefined {
+  if (!node) return undefined;
+  if (node.kind === "error") return pathOf(node.partial);
+  if (node.kind !== "path") return undefined;
+  return { root: node.root, names: node.segments.map((s) => (s.kind === "name" ? s.name : String(s.value))) };
+}
+
+// ---- schemas (the LWIR subset: properties, items, anyOf/oneOf unions) ------------------------------
+
+function propertiesOf(schema: unknown): Array<{ name: string; schema: unknown; required: boolean }> {
+  const out: Array<{ name: string; schema: unknown; required: boolean }> = [];
+  const seen = new Set<string>();
+  const visit = (s: unknown, depth: number) => {
+    if (!isObject(s) || depth > 4) return;
+    const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : []);
+    if (isObject(s.properties)) {
+      for (const [name, sub] of Object.entries(s.properties)) {
+        if (seen.has(name)) continue;
+        seen.add(name);
+        out.push({ name, schema: sub, required: required.has(name) });
+      }
+    }
+    for (const u of [s.anyOf, s.oneOf]) if (Array.isArray(u)) for (const b of u) visit(b, depth + 1);
+  };
+  visit(schema, 0);
+  return out;
+}
+
+function schemaAt(schema: unknown, names: readonly string[]): unknown {
+  let s = schema;
+  for (const name of names) {
+    if (!isObject(s)) return undefined;
+    if (/^\d+$/.test(name)) { s = s.items; continue; }
+    const p = propertiesOf(s).find((x) => x.name === name);
+    if (p) { s = p.schema; continue; }
+    s = isObject(s.additionalProperties) ? s.additionalProperties : undefined;
+  }
+  return s;
+}
+
+function typeLabel(schema: unknown, depth = 0): string {
+  if (schema === true) return "any";
+  if (schema === false) return "never";
+  if (!isObject(schema) || depth > 3) return "";
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
+  if ("const" in schema) return JSON.stringify(schema.const);
+  const union = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
+  if (union) return union.map((b) => typeLabel(b, depth + 1) || "?").join(" | ");
+  const t = schema.type;
+  if (t === "array") {
+    const inner = typeLabel(schema.items, depth + 1);
+    return inner ? `array of ${inner}` : "array";
+  }
+  if (typeof t === "string") return t;
+  if (Array.isArray(t)) return t.join(" | ");
+  if (isObject(schema.properties)) return "object";
+  return "";
+}
+
+function schemaDoc(schema: unknown): { kind: "markdown"; value: string } | undefined {
+  if (!isObject(schema)) return undefined;
+  const parts: string[] = [];
+  if (typeof schema.title === "string") parts.push(`**${schema.title}**`);
+  if (typeof schema.description === "string") parts.push(schema.description);
+  const props = propertiesOf(schema);
+  if (props.length) parts.push(`Properties: ${props.map((p) => `\`${p.name}\``).join(", ")}`);
+  return parts.length ? md(parts.join("\n\n")) : undefined;
+}

@@ -1,0 +1,457 @@
+// Snippets as small value trees, rendered to LSP snippet text in JSON or YAML syntax at a given
+// indentation. Placeholders are named; the renderer numbers them in order of first appearance and
+// mirrors repeated names. Every literal is escaped twice: first for the host syntax (JSON string,
+// YAML scalar), then for the snippet grammar (`$`, `}`, `\`).
+//
+// Also the LWIR shapes completion offers: a new step of each type, and the value that goes with each
+// key of a step, of its `with`, `output`, `fanIn`, … (catalog section 4), all valid as expanded.
+import { OUTPUT_MODES, FAILURE_MODES, FAN_IN_ORDERS, STEP_TYPES, END } from "../lwir/validate";
+import { sha256Hex } from "../lwir/sha256";
+
+export type SnipPart = string | { ph: string; def?: string; choices?: readonly string[] };
+
+export type Snip =
+  | { k: "obj"; entries: Array<[string, Snip]>; inline?: boolean }
+  | { k: "arr"; items: Snip[]; inline?: boolean }
+  /** A string value: literal text and placeholders. */
+  | { k: "str"; parts: SnipPart[] }
+  /** A number, boolean or null written as is (possibly a placeholder around it). */
+  | { k: "raw"; parts: SnipPart[] };
+
+export const obj = (entries: Array<[string, Snip]>, inline?: boolean): Snip => ({ k: "obj", entries, inline });
+export const arr = (items: Snip[], inline?: boolean): Snip => ({ k: "arr", items, inline });
+export const str = (...parts: SnipPart[]): Snip => ({ k: "str", parts });
+export const raw = (...parts: SnipPart[]): Snip => ({ k: "raw", parts });
+export const ph = (name: string, def?: string): SnipPart => ({ ph: name, def });
+export const choice = (name: string, choices: readonly string[]): SnipPart =>
+  choices.length === 0 ? { ph: name } : choices.length === 1 ? { ph: name, def: choices[0] } : { ph: name, choices };
+
+export interface RenderStyle {
+  format: "json" | "yaml";
+  /** YAML inside a flow collection: write JSON-like flow syntax. */
+  flow?: boolean;
+  /** Column of the line the rendered text starts on (continuation lines are indented from it). */
+  indent: number;
+  /** Indentation unit. */
+  unit: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Escaping
+
+/** Escapes snippet syntax in literal text. */
+export function escapeSnippet(s: string): string {
+  return s.replace(/[\\$}]/g, (c) => "\\" + c);
+}
+function escapeChoice(s: string): string {
+  return s.replace(/[\\$}|,]/g, (c) => "\\" + c);
+}
+/** The inside of a JSON string literal (also a YAML double-quoted scalar). */
+export function jsonInner(s: string): string {
+  return JSON.stringify(s).slice(1, -1);
+}
+
+const YAML_RESERVED = /^(?:true|false|yes|no|on|off|y|n|null|~)$/i;
+const YAML_NUMBERISH = /^(?:[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|0x[0-9a-f]+|0o[0-7]+|[-+]?\.(?:inf|nan))$/i;
+
+/** Can `s` be written as a plain YAML scalar and read back as the same string? (conservative) */
+export function yamlPlainSafe(s: string, flow = false): boolean {
+  if (s.length === 0 || !/^[A-Za-z0-9_./][A-Za-z0-9_./ @()+-]*$/.test(s)) return false;
+  if (/\s$/.test(s) || s.includes(" #") || YAML_RESERVED.test(s) || YAML_NUMBERISH.test(s)) return false;
+  if (flow && /[,[\]{}]/.test(s)) return false;
+  return true;
+}
+
+/** A YAML scalar for a string: plain when safe, else double-quoted. */
+export function yamlScalar(s: string, flow = false): string {
+  return yamlPlainSafe(s, flow) ? s : JSON.stringify(s);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering
+
+class Renderer {
+  private readonly numbers = new Map<string, number>();
+  constructor(private readonly style: RenderStyle) {}
+
+  private num(name: string): { n: number; first: boolean } {
+    const known = this.numbers.get(name);
+    if (known !== undefined) return { n: known, first: false };
+    const n = this.numbers.size + 1;
+    this.numbers.set(name, n);
+    return { n, first: true };
+  }
+
+  /** Parts of a scalar, each literal escaped by `host` first. */
+  private parts(parts: SnipPart[], host: (s: string) => string): string {
+    let out = "";
+    for (const p of parts) {
+      if (typeof p === "string") { out += escapeSnippet(host(p)); continue; }
+      const { n, first } = this.num(p.ph);
+      if (!first) out += `\${${n}}`;
+      else if (p.choices && p.choices.length > 1) out += `\${${n}|${p.choices.map((c) => escapeChoice(host(c))).join(",")}|}`;
+      else if (p.def !== undefined && p.def !== "") out += `\${${n}:${escapeSnippet(host(p.def))}}`;
+      else out += `\${${n}}`;
+    }
+    return out;
+  }
+
+  private scalar(node: Extract<Snip, { k: "str" | "raw" }>, flow: boolean): string {
+    if (node.k === "raw") return this.parts(node.parts, (s) => s);
+    if (this.style.format === "json") return `"${this.parts(node.parts, jsonInner)}"`;
+    // YAML: plain when every expansion the placeholders offer is plain-safe, else double-quoted.
+    const variants = expansions(node.parts);
+    if (variants.every((v) => yamlPlainSafe(v, flow))) return this.parts(node.parts, (s) => s);
+    return `"${this.parts(node.parts, jsonInner)}"`;
+  }
+
+  /** A value written where the cursor is (first line) with continuation lines indented from `indent`. */
+  value(node: Snip, indent: number, flow = this.style.format === "json" || this.style.flow === true): string {
+    if (node.k === "str" || node.k === "raw") return this.scalar(node, flow);
+    const unit = this.style.unit;
+    const pad = (n: number) => " ".repeat(n);
+    const json = this.style.format === "json" || flow;
+    if (node.k === "obj") {
+      if (node.entries.length === 0) return "{}";
+      const inline = node.inline ?? node.entries.every(([, v]) => v.k === "str" || v.k === "raw");
+      if (json) {
+        const key = (k: string) => (this.style.format === "json" ? JSON.stringify(k) : yamlScalar(k, true));
+        if (inline || flow && this.style.format === "yaml") {
+          return `{${node.entries.map(([k, v]) => `${escapeSnippet(key(k))}: ${this.value(v, indent, true)}`).join(", ")}}`;
+        }
+        const inner = node.entries.map(([k, v]) => `${pad(indent + unit)}${escapeSnippet(key(k))}: ${this.value(v, indent + unit, true)}`);
+        return `{\n${inner.join(",\n")}\n${pad(indent)}}`;
+      }
+      if (inline) return `{${node.entries.map(([k, v]) => `${escapeSnippet(yamlScalar(k, true))}: ${this.value(v, indent, true)}`).join(", ")}}`;
+      // block mapping: starts on the next line
+      return node.entries.map(([k, v]) => `\n${pad(indent + unit)}${this.member(k, v, indent + unit)}`).join("");
+    }
+    if (node.items.length === 0) return "[]";
+    const inline = node.inline ?? node.items.every((v) => v.k === "str" || v.k === "raw");
+    if (json) {
+      if (inline || flow && this.style.format === "yaml") return `[${node.items.map((v) => this.value(v, indent, true)).join(", ")}]`;
+      const inner = node.items.map((v) => `${pad(indent + unit)}${this.value(v, indent + unit, true)}`);
+      return `[\n${inner.join(",\n")}\n${pad(indent)}]`;
+    }
+    if (inline) return `[${node.items.map((v) => this.value(v, indent, true)).join(", ")}]`;
+    return node.items.map((v) => `\n${pad(indent + unit)}- ${this.item(v, indent + unit + 2)}`).join("");
+  }
+
+  /** `key: value` (YAML block) or `"key": value` (JSON/flow), the key at column `indent`. */
+  member(key: string, value: Snip, indent: number): string {
+    const json = this.style.format === "json" || this.style.flow === true;
+    if (json) {
+      const k = this.style.format === "json" ? JSON.stringify(key) : yamlScalar(key, true);
+      return `${escapeSnippet(k)}: ${this.value(value, indent, true)}`;
+    }
+    const v = this.value(value, indent, false);
+    return `${escapeSnippet(yamlScalar(key))}:${v.startsWith("\n") ? "" : " "}${v}`;
+  }
+
+  /** The content of a YAML block sequence item whose content starts at column `indent`. */
+  item(value: Snip, indent: number): string {
+    if (value.k === "obj" && !(value.inline ?? false) && value.entries.length > 0) {
+      return value.entries.map(([k, v], i) => `${i === 0 ? "" : `\n${" ".repeat(indent)}`}${this.member(k, v, indent)}`).join("");
+    }
+    return this.value(value, indent - this.style.unit, false).replace(/^\n\s*/, "");
+  }
+}
+
+/** Every plain text a scalar can expand to (each choice; the default of other placeholders). */
+function expansions(parts: SnipPart[]): string[] {
+  let out = [""];
+  for (const p of parts) {
+    if (typeof p === "string") out = out.map((o) => o + p);
+    else if (p.choices && p.choices.length > 1) out = out.flatMap((o) => p.choices!.map((c) => o + c));
+    else out = out.map((o) => o + (p.def ?? ""));
+  }
+  return out;
+}
+
+/** `"key": value` / `key: value` as snippet text. */
+export function renderMember(key: string, value: Snip, style: RenderStyle): string {
+  return new Renderer(style).member(key, value, style.indent);
+}
+
+/** A value as snippet text; a YAML block mapping/sequence starts with a line break. */
+export function renderValue(value: Snip, style: RenderStyle): string {
+  return new Renderer(style).value(value, style.indent);
+}
+
+/** A YAML block sequence item's content (after `- `), whose content column is `style.indent`. */
+export function renderItem(value: Snip, style: RenderStyle): string {
+  return new Renderer(style).item(value, style.indent);
+}
+
+/**
+ * Expands snippet text as an editor does when the user accepts every default: placeholders become
+ * their default (or first choice), tab stops and mirrors become their placeholder's text. For tests.
+ */
+export function expandSnippet(snippet: string): string {
+  const defaults = new Map<string, string>();
+  // First pass to learn defaults (placeholders may be mirrored before or after their definition).
+  const parse = (s: string, learn: boolean): string => {
+    let out = "";
+    let i = 0;
+    while (i < s.length) {
+      const c = s[i];
+      if (c === "\\" && i + 1 < s.length && "\\$}".includes(s[i + 1])) { out += s[i + 1]; i += 2; continue; }
+      if (c === "$") {
+        const simple = /^\$(\d+)/.exec(s.slice(i));
+        if (simple) { out += learn ? "" : defaults.get(simple[1]) ?? ""; i += simple[0].length; continue; }
+        const open = /^\$\{(\d+)([:|}])/.exec(s.slice(i));
+        if (open) {
+          const n = open[1];
+          i += open[0].length;
+          if (open[2] === "}") { out += learn ? "" : defaults.get(n) ?? ""; continue; }
+          // find the matching close, honouring escapes and nesting
+          let depth = 1;
+          let j = i;
+          while (j < s.length && depth > 0) {
+            if (s[j] === "\\") { j += 2; continue; }
+            if (s[j] === "$" && s[j + 1] === "{") { depth++; j += 2; continue; }
+            if (s[j] === "}") { depth--; if (depth === 0) break; }
+            j++;
+          }
+          const body = s.slice(i, j);
+          i = j + 1;
+          let text: string;
+          if (open[2] === "|") {
+            const inner = body.endsWith("|") ? body.slice(0, -1) : body;
+            const first = /^(?:\\.|[^,\\])*/.exec(inner)![0];
+            text = first.replace(/\\(.)/g, "$1");
+          } else text = parse(body, learn);
+          if (!defaults.has(n)) defaults.set(n, text);
+          out += text;
+          continue;
+        }
+      }
+      out += c;
+      i++;
+    }
+    return out;
+  };
+  parse(snippet, true);
+  return parse(snippet, false);
+}
+
+// ---------------------------------------------------------------------------------------------
+// LWIR shapes
+
+export const STEP_TYPE_DOCS: Record<(typeof STEP_TYPES)[number], string> = {
+  "ai.generate": "One model call on a model slot listed in `permissions.models`; the reply is validated against the step's output contract.",
+  "tool.call": "Calls a tool listed in `permissions.tools` with `with.args`.",
+  "code.run": "Runs pinned TypeScript files (`with.files`, each with its sha256) from `with.entrypoint`, in a sandbox that denies network access.",
+  parallel: "Runs its body `steps` once per element of `with.items` (bounded by `maxBranches`/`maxConcurrency`) and fans the results in as an array.",
+  decision: "Routes to the first case whose `when` holds, else to `default`; a target is a step of the same list or `end`. No output.",
+};
+
+export const OUTPUT_MODE_DOCS: Record<(typeof OUTPUT_MODES)[number], string> = {
+  text: "Plain text.",
+  object: "A JSON object; `schema` is required.",
+  array: "A JSON array; `schema` is required (a parallel step's output is always an array of fan-in envelopes).",
+  choice: "One of the strings in `values`.",
+  json: "Any JSON value; `schema` is optional unless another step reads this output.",
+};
+
+export const FAILURE_MODE_DOCS: Record<(typeof FAILURE_MODES)[number], string> = {
+  fail_fast: "The first failing branch fails the parallel step.",
+  all_settled: "Every branch runs to the end; failures are reported per branch in the fan-in.",
+};
+
+export const FAN_IN_ORDER_DOCS: Record<(typeof FAN_IN_ORDERS)[number], string> = {
+  input: "Fan-in results in the order of `items`.",
+  itemKey: "Fan-in results ordered by `itemKey`.",
+};
+
+/** What a snippet needs to know about the document. */
+export interface ShapeEnv {
+  models: string[];
+  tools: string[];
+  /** Step ids already used in the list the new step goes to (placeholders default to a fresh id). */
+  takenIds: ReadonlySet<string>;
+  /** Other steps of the same list (for needs and decision targets). */
+  listIds: string[];
+  /** Body steps of this parallel step (for fanIn.outputStep). */
+  bodyOutputSteps?: string[];
+}
+
+export function freshId(base: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+const CODE_CONTENT = "export async function run({ input }) {\n  return input;\n}";
+
+/** The parallel step's fan-in envelope output (catalog 4, parallel). */
+export function envelopeOutput(): Snip {
+  return obj([
+    ["mode", str("array")],
+    ["schema", obj([
+      ["type", str("array")],
+      ["items", obj([
+        ["type", str("object")],
+        ["required", arr([str("itemKey"), str("status"), str("artifacts")])],
+        ["properties", obj([
+          ["itemKey", obj([["type", str("string")]], true)],
+          ["status", obj([["type", str("string")]], true)],
+          ["output", raw("true")],
+          ["artifacts", obj([["type", str("array")], ["items", obj([["type", str("string")]], true)]], true)],
+        ], false)],
+      ], false)],
+    ], false)],
+  ], false);
+}
+
+/** The `with` object of a step type, as a snippet. */
+export function withFor(uses: string, env: ShapeEnv, p = "w"): Snip {
+  switch (uses) {
+    case "ai.generate":
+      return obj([["model", str(choice(`${p}model`, env.models.length ? env.models : ["model"]))], ["prompt", str(ph(`${p}prompt`, "Write the prompt"))]], false);
+    case "tool.call":
+      return obj([["tool", str(choice(`${p}tool`, env.tools.length ? env.tools : ["tool"]))], ["args", obj([], true)]], false);
+    case "code.run":
+      return obj([
+        ["entrypoint", str("main.ts")],
+        ["files", obj([["main.ts", obj([["content", str(CODE_CONTENT)], ["sha256", str(`sha256:${sha256Hex(CODE_CONTENT)}`)]], false)]], false)],
+        ["sandbox", obj([["network", str("deny")], ["env", str("deny")], ["fs", str("deny")]], true)],
+      ], false);
+    case "decision":
+      return obj([
+        ["cases", arr([obj([["when", str("{{ ", ph(`${p}when`, "input.flag"), " }}")], ["to", str(choice(`${p}to`, [END, ...env.listIds]))]], true)], false)],
+        ["default", str(choice(`${p}default`, [END, ...env.listIds]))],
+      ], false);
+    case "parallel":
+      return obj([
+        ["items", str("{{ ", ph(`${p}items`, "input.items"), " }}")],
+        ["itemKey", str("{{ item", ph(`${p}key`, ".id"), " }}")],
+        ["cardinality", obj([["kind", str("matches_items")]], true)],
+        ["maxBranches", raw(ph(`${p}branches`, "10"))],
+        ["maxConcurrency", raw(ph(`${p}concurrency`, "2"))],
+        ["failureMode", str(choice(`${p}failure`, FAILURE_MODES))],
+        ["fanIn", obj([["order", str(choice(`${p}order`, FAN_IN_ORDERS))], ["output", str("array")]], true)],
+      ], false);
+    default:
+      return obj([], true);
+  }
+}
+
+/** A new step of type `uses` (body: for a parallel body, where parallel is not offered). */
+export function stepSnippet(uses: string, env: ShapeEnv): Snip {
+  const base: Record<string, string> = { "ai.generate": "generate", "tool.call": "call", "code.run": "compute", parallel: "fan-out", decision: "route" };
+  const id = freshId(base[uses] ?? "step", env.takenIds);
+  const entries: Array<[string, Snip]> = [["id", str(ph("id", id))], ["uses", str(uses)]];
+  entries.push(["with", withFor(uses, env)]);
+  if (uses === "parallel") {
+    const bodyEnv: ShapeEnv = { ...env, takenIds: new Set([id]), listIds: [] };
+    const body = stepSnippet("ai.generate", bodyEnv);
+    if (body.k === "obj") body.entries[0] = ["id", str(ph("bodyid", freshId("branch", new Set([id]))))];
+    entries.push(["steps", arr([body], false)]);
+    entries.push(["output", envelopeOutput()]);
+  } else if (uses !== "decision") {
+    entries.push(["output", obj([["mode", str(uses === "code.run" || uses === "tool.call" ? "json" : "text")]], true)]);
+  }
+  return obj(entries, false);
+}
+
+/** The value a key of a step gets when completed (undefined: the key is not offered for this type). */
+export function stepKeyValue(key: string, uses: unknown, env: ShapeEnv, selfId: string | undefined): Snip | undefined {
+  const others = env.listIds.filter((id) => id !== selfId);
+  switch (key) {
+    case "id": return str(ph("id", freshId("step", env.takenIds)));
+    case "uses": return str(choice("uses", STEP_TYPES));
+    case "needs": return arr(others.length ? [str(choice("needs", others))] : [], true);
+    case "with": return typeof uses === "string" && (STEP_TYPES as readonly string[]).includes(uses) ? withFor(uses, env) : obj([], true);
+    case "input": return obj([[ "value", str("{{ ", ph("input", "input"), " }}")]], true);
+    case "output":
+      if (uses === "decision") return undefined;
+      if (uses === "parallel") return envelopeOutput();
+      return obj([["mode", str(choice("mode", uses === "tool.call" || uses === "code.run" ? ["json", "text"] : ["text", "json"]))]], true);
+    case "maxVisits": return raw(ph("maxVisits", "2"));
+    case "sensitive": return raw(choice("sensitive", ["true", "false"]));
+    case "onFailure":
+      if (uses === "ai.generate") return obj([["repair", obj([["mode", str("self")], ["maxAttempts", raw(ph("attempts", "3"))]], true)]], false);
+      if (uses === "code.run") return obj([["fixer", fixerSnippet(env)]], false);
+      return undefined;
+    case "steps": {
+      if (uses !== "parallel") return undefined;
+      const body = stepSnippet("ai.generate", { ...env, takenIds: new Set(), listIds: [] });
+      if (body.k === "obj") body.entries[0] = ["id", str(ph("bodyid", "branch"))];
+      return arr([body], false);
+    }
+    default: return undefined;
+  }
+}
+
+function fixerSnippet(env: ShapeEnv): Snip {
+  return obj([
+    ["model", str(choice("fixmodel", env.models.length ? env.models : ["model"]))],
+    ["maxAttempts", raw(ph("fixattempts", "3"))],
+    ["system", str(ph("fixsystem", "Fix the code so it returns output matching the schema."))],
+  ], false);
+}
+
+/** Keys a step accepts, in the order they are offered, with a line of documentation each. */
+export const STEP_KEYS: ReadonlyArray<{ key: string; doc: string }> = [
+  { key: "id", doc: "The step id: unique in its list; no `.`, `[`, `]` or `@attempt_`." },
+  { key: "uses", doc: "The step type: ai.generate, tool.call, code.run, parallel or decision." },
+  { key: "needs", doc: "Steps of the same list (or, in a parallel body, steps the parallel step needs) that must finish first. Every step read with `{{ steps.X }}` must be listed." },
+  { key: "with", doc: "The type's settings (catalog section 4)." },
+  { key: "input", doc: "The step input; its strings may hold `{{ }}` expressions." },
+  { key: "output", doc: "The output contract: a mode and, for object/array, a schema. Not allowed on a decision step." },
+  { key: "maxVisits", doc: "How often the step may run in one run (1–100, default 1). Every step on a loop needs at least 2." },
+  { key: "sensitive", doc: "Reserved: `true` will suppress inline output in the event log." },
+  { key: "onFailure", doc: "Recovery: `repair` for ai.generate, `fixer` for code.run." },
+  { key: "steps", doc: "The body of a parallel step: run once per item." },
+];
+
+/** Keys of `with` per step type, with their documentation and value. */
+export function withKeys(uses: unknown, env: ShapeEnv): Array<{ key: string; doc: string; value: Snip }> {
+  const models = env.models.length ? env.models : ["model"];
+  const tools = env.tools.length ? env.tools : ["tool"];
+  switch (uses) {
+    case "ai.generate":
+      return [
+        { key: "model", doc: "The model slot: one of `permissions.models`.", value: str(choice("model", models)) },
+        { key: "prompt", doc: "The user message; may hold `{{ }}` expressions.", value: str(ph("prompt", "")) },
+        { key: "system", doc: "The system prompt; may hold `{{ }}` expressions.", value: str(ph("system", "")) },
+        { key: "args", doc: "Free-form arguments (template checked).", value: obj([], true) },
+      ];
+    case "tool.call":
+      return [
+        { key: "tool", doc: "The tool: one of `permissions.tools`.", value: str(choice("tool", tools)) },
+        { key: "args", doc: "The tool's arguments; strings may hold `{{ }}` expressions.", value: obj([], true) },
+      ];
+    case "code.run": {
+      const w = withFor("code.run", env);
+      const get = (k: string) => (w.k === "obj" ? w.entries.find(([n]) => n === k)![1] : obj([]));
+      return [
+        { key: "entrypoint", doc: "The file to run: a safe relative path ending in `.ts`, one of `files`.", value: str(ph("entrypoint", "main.ts")) },
+        { key: "files", doc: "The pinned source files: name → `{content, sha256}` (sha256 of the UTF-8 content).", value: get("files") },
+        { key: "sandbox", doc: "Sandbox policy: `network` must be `\"deny\"` (or false); `env` and `fs` likewise when given.", value: get("sandbox") },
+      ];
+    }
+    case "decision":
+      return [
+        { key: "cases", doc: "Ordered cases: the first whose `when` (a whole-string `{{ }}` template) holds routes to its `to`.", value: arr([obj([["when", str("{{ ", ph("when", "input.flag"), " }}")], ["to", str(choice("to", [END, ...env.listIds]))]], true)], false) },
+        { key: "default", doc: "Where to go when no case holds: a step of the same list or `end`.", value: str(choice("default", [END, ...env.listIds])) },
+      ];
+    case "parallel": {
+      const w = withFor("parallel", env, "");
+      const docs: Record<string, string> = {
+        items: "The array to fan out over: a whole-string `{{ }}` template.",
+        itemKey: "A unique, deterministic key per item: a whole-string template using `item`.",
+        cardinality: "Must be `{kind: matches_items}`.",
+        maxBranches: "At most this many items (1–100).",
+        maxConcurrency: "Branches running at once (1–maxBranches).",
+        failureMode: "`fail_fast` or `all_settled`.",
+        fanIn: "How results are gathered: `order` (`input` or `itemKey`), `output: array`, optional `outputStep`.",
+      };
+      return w.k === "obj" ? w.entries.map(([key, value]) => ({ key, doc: docs[key] ?? "", value })) : [];
+    }
+    default:
+      return [];
+  }
+}
+
+export { CODE_CONTENT };
