@@ -1,0 +1,304 @@
+// The language server's LSP wiring, shared by the Node entry (node.ts) and the web worker entry
+// (browser.ts): capabilities, document sync, settings, debounced validation, push or pull
+// diagnostics, cancellation. The features themselves live in service/, as pure functions of the
+// cached analysis. No Node APIs here: this file is bundled for the browser too.
+//
+// Push or pull: a client that advertises `textDocument.diagnostic` (VS Code) pulls diagnostics and
+// gets no pushed ones, since VS Code keeps pushed and pulled diagnostics in separate collections and
+// would show each problem twice. Every other client (Neovim, Eglot, …) gets `publishDiagnostics`.
+import {
+  CodeActionKind,
+  DidChangeConfigurationNotification,
+  DocumentDiagnosticReportKind,
+  ErrorCodes,
+  LSPErrorCodes,
+  ResponseError,
+  TextDocumentSyncKind,
+  TextDocuments,
+  type CancellationToken,
+  type Connection,
+  type Diagnostic,
+  type DocumentDiagnosticReport,
+  type InitializeResult,
+} from "vscode-languageserver";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { internalErrorDiagnostic, toDiagnostics, tooLargeDiagnostic } from "./service/diagnostics";
+import { provideCompletion } from "./service/completion";
+import { provideCodeActions } from "./service/codeActions";
+import { DEFAULT_SETTINGS, readSettings, type LwirSettings } from "./service/settings";
+import { LwirWorkspace } from "./service/workspace";
+
+export const COMPLETION_TRIGGER_CHARACTERS = [".", "{", '"', " ", "[", "'", ":", "-"];
+export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.lwir`;
+/** Validation slower than this is logged, so a slow document shows up in the output channel. */
+const SLOW_VALIDATION_MS = 1000;
+
+type Cancel = () => void;
+
+/** package.json's version, defined by scripts/build.mjs when bundling. */
+declare const __LWIR_VERSION__: string | undefined;
+
+export function startServer(connection: Connection): void {
+  const documents = new TextDocuments(TextDocument);
+  let settings: LwirSettings = DEFAULT_SETTINGS;
+  /** Bumped whenever settings change, so pull result ids from before the change no longer match. */
+  let settingsGeneration = 0;
+  const workspace = new LwirWorkspace(documents, () => settings);
+
+  // What the client can do (read in onInitialize).
+  let pullDiagnostics = false;
+  let configurationRequests = false;
+  let dynamicConfigurationRegistration = false;
+  let relatedInformation = true;
+  let diagnosticRefresh = false;
+
+  /** Push mode: the pending (debounced) validation of each document. */
+  const pending = new Map<string, Cancel>();
+  /** Push mode: the last version published per document and how many diagnostics it had. */
+  const published = new Map<string, { version: number; count: number }>();
+  /** Pull mode: when each document last changed, for the quiet period before answering a pull. */
+  const lastChange = new Map<string, number>();
+  /** How many times each document has been opened: versions restart when it is reopened. */
+  const openCount = new Map<string, number>();
+
+  const log = (message: string) => connection.console.log(message);
+  const logError = (what: string, error: unknown) =>
+    connection.console.error(`lwir: ${what} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+
+  /**
+   * Wraps a handler of a textDocument/* request: cancellation before or after the work answers RequestCancelled, and an
+   * exception is logged and answered with InternalError, so no request can take the server down.
+   */
+  function documentRequest<P extends { textDocument: { uri: string } }, R>(name: string, handler: (params: P, token: CancellationToken) => R | Promise<R>) {
+    return async (params: P, token: CancellationToken): Promise<R | ResponseError<never>> => {
+      if (token.isCancellationRequested) return cancelled();
+      if (typeof params?.textDocument?.uri !== "string") {
+        return new ResponseError(ErrorCodes.InvalidParams, `lwir: ${name} needs params.textDocument.uri`);
+      }
+      try {
+        const result = await handler(params, token);
+        return token.isCancellationRequested ? cancelled() : result;
+      } catch (error) {
+        if (error instanceof ResponseError) return error as ResponseError<never>;
+        logError(name, error);
+        return new ResponseError(ErrorCodes.InternalError, `lwir: ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
+  }
+
+  /** Wraps a notification handler: an exception is logged and otherwise ignored. */
+  function notification<P>(name: string, handler: (params: P) => void | Promise<void>) {
+    return (params: P): void => {
+      try {
+        const result = handler(params);
+        if (result instanceof Promise) result.catch((error) => logError(name, error));
+      } catch (error) {
+        logError(name, error);
+      }
+    };
+  }
+
+  // ---- lifecycle ----------------------------------------------------------------------------------
+
+  connection.onInitialize((params): InitializeResult => {
+    const capabilities = params.capabilities;
+    pullDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
+    configurationRequests = capabilities.workspace?.configuration === true;
+    dynamicConfigurationRegistration = capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
+    relatedInformation = capabilities.textDocument?.publishDiagnostics?.relatedInformation !== false;
+    diagnosticRefresh = capabilities.workspace?.diagnostics?.refreshSupport === true;
+    const options = params.initializationOptions as { settings?: unknown } | null | undefined;
+    settings = readSettings(options?.settings ?? options);
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
+        completionProvider: { triggerCharacters: COMPLETION_TRIGGER_CHARACTERS, resolveProvider: false },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: false },
+        ...(pullDiagnostics
+          ? { diagnosticProvider: { identifier: "lwir", interFileDependencies: false, workspaceDiagnostics: false } }
+          : {}),
+      },
+      serverInfo: { name: "lwir-language-server", ...(typeof __LWIR_VERSION__ === "string" ? { version: __LWIR_VERSION__ } : {}) },
+    };
+  });
+
+  connection.onInitialized(notification("initialized", async () => {
+    if (configurationRequests && dynamicConfigurationRegistration) {
+      await connection.client.register(DidChangeConfigurationNotification.type, { section: "lwir" });
+    }
+    await refreshSettings(undefined);
+  }));
+
+  connection.onDidChangeConfiguration(notification("didChangeConfiguration", (params) => refreshSettings(params.settings)));
+
+  /** Re-reads settings (asking the client when it can answer, else from the notification) and revalidates. */
+  async function refreshSettings(pushed: unknown): Promise<void> {
+    let next = settings;
+    if (configurationRequests) {
+      const fetched: unknown = await connection.workspace.getConfiguration({ section: "lwir" });
+      next = readSettings(fetched, settings);
+    } else if (pushed !== undefined) {
+      next = readSettings(pushed, settings);
+    }
+    if (JSON.stringify(next) === JSON.stringify(settings)) return;
+    settings = next;
+    settingsGeneration++;
+    revalidateAll();
+  }
+
+  function revalidateAll(): void {
+    if (pullDiagnostics) {
+      if (diagnosticRefresh) connection.languages.diagnostics.refresh().catch((error) => logError("diagnostics refresh", error));
+      return;
+    }
+    for (const document of documents.all()) schedule(document.uri);
+  }
+
+  connection.onShutdown(() => {
+    for (const cancel of pending.values()) cancel();
+    pending.clear();
+  });
+
+  // ---- documents ----------------------------------------------------------------------------------
+
+  documents.onDidOpen(notification("didOpen", (event) => {
+    const uri = event.document.uri;
+    openCount.set(uri, (openCount.get(uri) ?? 0) + 1);
+  }));
+
+  // Fired for didOpen and for every didChange.
+  documents.onDidChangeContent(notification("didChange", (event) => schedule(event.document.uri)));
+
+  documents.onDidClose(notification("didClose", (event) => {
+    const uri = event.document.uri;
+    pending.get(uri)?.();
+    pending.delete(uri);
+    lastChange.delete(uri);
+    workspace.forget(uri);
+    const last = published.get(uri);
+    published.delete(uri);
+    // Clear what we published; nothing is published for this document after this point.
+    if (last && last.count > 0) connection.sendDiagnostics({ uri, diagnostics: [] });
+  }));
+
+  // ---- diagnostics ------------------------------------------------------------------------------
+
+  /** The diagnostics of the document's current version under the current settings. */
+  function diagnosticsOf(uri: string): Diagnostic[] {
+    if (!settings.validation.enable) return [];
+    const state = workspace.getState(uri);
+    if (!state || state.kind === "ignored") return [];
+    if (state.kind === "tooLarge") return [tooLargeDiagnostic(state.size, state.limit)];
+    const started = Date.now();
+    let diagnostics: Diagnostic[];
+    try {
+      diagnostics = toDiagnostics(workspace.getAnalysis(uri)!, { uri, relatedInformation });
+    } catch (error) {
+      // A bug in a rule must not leave the user with silently stale squiggles: say so, once.
+      logError(`analysing ${uri}`, error);
+      return [internalErrorDiagnostic(error)];
+    }
+    const took = Date.now() - started;
+    if (took > SLOW_VALIDATION_MS) log(`lwir: analysing ${uri} took ${took} ms`);
+    return diagnostics;
+  }
+
+  /** Push mode: validate after the quiet period (`lwir.validation.delay`; 0 = next tick, no timer). */
+  function schedule(uri: string): void {
+    lastChange.set(uri, Date.now());
+    if (pullDiagnostics) return;
+    pending.get(uri)?.();
+    let live = true;
+    const run = () => {
+      if (!live) return;
+      live = false;
+      pending.delete(uri);
+      try {
+        validate(uri);
+      } catch (error) {
+        logError(`validating ${uri}`, error);
+      }
+    };
+    const delay = settings.validation.delay;
+    if (delay === 0) {
+      queueMicrotask(run);
+      pending.set(uri, () => { live = false; });
+    } else {
+      const timer = setTimeout(run, delay);
+      pending.set(uri, () => { live = false; clearTimeout(timer); });
+    }
+  }
+
+  function validate(uri: string): void {
+    const document = documents.get(uri);
+    if (!document) return; // closed meanwhile
+    const version = document.version;
+    const diagnostics = diagnosticsOf(uri);
+    // Never publish for a version older than the document's current one, nor go backwards.
+    if (documents.get(uri)?.version !== version) return;
+    const last = published.get(uri);
+    if (last && last.version > version) return;
+    // Documents we do not handle are left alone, unless they still show diagnostics of ours.
+    const state = workspace.getState(uri);
+    const ours = settings.validation.enable && state !== undefined && state.kind !== "ignored";
+    if (!ours && (!last || last.count === 0)) return;
+    published.set(uri, { version, count: diagnostics.length });
+    connection.sendDiagnostics({ uri, version, diagnostics });
+  }
+
+  /** Pull mode: wait until the document has been quiet for `lwir.validation.delay`, or cancellation. */
+  async function quietPeriod(uri: string, token: CancellationToken): Promise<void> {
+    for (;;) {
+      const wait = (lastChange.get(uri) ?? 0) + settings.validation.delay - Date.now();
+      if (wait <= 0 || token.isCancellationRequested) return;
+      await sleep(wait, token);
+    }
+  }
+
+  connection.languages.diagnostics.on(documentRequest("textDocument/diagnostic", async (params, token): Promise<DocumentDiagnosticReport> => {
+    const uri = params.textDocument.uri;
+    await quietPeriod(uri, token);
+    if (token.isCancellationRequested) throw cancelled();
+    const document = documents.get(uri);
+    if (!document) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+    const resultId = `${openCount.get(uri) ?? 0}.${document.version}.${settingsGeneration}`;
+    if (params.previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
+    return { kind: DocumentDiagnosticReportKind.Full, resultId, items: diagnosticsOf(uri) };
+  }));
+
+  // ---- completion and code actions (service/completion.ts, service/codeActions.ts) ------------
+
+  connection.onCompletion(documentRequest("completion", (params) => {
+    const uri = params.textDocument.uri;
+    const analysis = workspace.getAnalysis(uri);
+    if (!analysis) return null; // not LWIR (or too large): leave the answer to other extensions
+    return provideCompletion(analysis, workspace.getLastGood(uri), params.position, settings);
+  }));
+
+  connection.onCodeAction(documentRequest("codeAction", (params) => {
+    const analysis = workspace.getAnalysis(params.textDocument.uri);
+    if (!analysis) return null;
+    return provideCodeActions(analysis, params);
+  }));
+
+  documents.listen(connection);
+  connection.listen();
+  log("lwir: language server started");
+}
+
+function cancelled(): ResponseError<never> {
+  return new ResponseError(LSPErrorCodes.RequestCancelled, "The request was cancelled.");
+}
+
+/** Resolves after `ms`, or as soon as the token is cancelled. */
+function sleep(ms: number, token: CancellationToken): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    const subscription = token.onCancellationRequested(done);
+    function done() {
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve();
+    }
+  });
+}

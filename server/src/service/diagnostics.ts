@@ -1,0 +1,759 @@
+// Analysis → LSP diagnostics: one per parse error, one per finding, plus editor-only hints that are
+// never findings (catalog section 11). Each diagnostic carries `data` with what a quick fix needs,
+// read from the parsed value and the finding's path (no re-parsing, no re-validation), so code
+// actions never re-run analysis.
+import {
+  DiagnosticSeverity,
+  type Diagnostic,
+  type DiagnosticRelatedInformation,
+  type Range,
+} from "vscode-languageserver-types";
+import type { LwirDocument } from "../document/types";
+import type { PathSegment } from "../lwir/types";
+import { API_VERSION, KIND, decisionTargets, stepIdProblem, validNeeds } from "../lwir/validate";
+import { isCycle, reaches, stronglyConnected, type Graph } from "../lwir/graph";
+import type { Analysis, RangedFinding } from "./analysis";
+
+export const SOURCE = "lwir";
+/** Code of syntax errors (JSON or YAML): the document did not parse, so nothing was validated. */
+export const PARSE_CODE = "parse";
+/** A parser warning on text the runtime accepts (e.g. an unresolved YAML tag). Never a finding. */
+export const PARSE_WARNING_CODE = "lwir.parse_warning";
+/** Editor-only hint: YAML read an unquoted `{{ … }}` as a flow mapping. Never a finding. */
+export const YAML_UNQUOTED_TEMPLATE = "lwir.yaml_unquoted_template";
+/** Editor-only notice: the document is above `lwir.maxFileSize`, so it is not analysed. */
+export const FILE_TOO_LARGE = "lwir.file_too_large";
+/** Analysing the document threw (a bug): reported instead of leaving stale diagnostics. */
+export const INTERNAL_ERROR = "lwir.internal_error";
+
+/** A step, by its path segments and (when it has one) its id. */
+export interface StepRef {
+  id?: string;
+  segments: PathSegment[];
+}
+
+/** `Diagnostic.data` of every LWIR diagnostic. Fields beyond the first three appear per code. */
+export interface LwirDiagnosticData {
+  /** The finding code (or PARSE_CODE, PARSE_WARNING_CODE, YAML_UNQUOTED_TEMPLATE, FILE_TOO_LARGE, INTERNAL_ERROR). */
+  code: string;
+  /** The finding path as the validator writes it (catalog 1.2); "$" for document-level notices. */
+  path: string;
+  segments: PathSegment[];
+  /** PARSE_CODE, PARSE_WARNING_CODE: the parser's own code for the problem (e.g. "DUPLICATE_KEY"). */
+  parserCode?: string;
+  /** The step the finding is about or sits in. */
+  step?: StepRef;
+  /**
+   * The step id a dependency finding is about: for `step.undeclared_dependency` the id to add to
+   * `step`'s needs; for `step.missing_dependency` the unknown id; for
+   * `lwir.decision_target_referenced_by_needs` the needed decision target.
+   */
+  targetStepId?: string;
+  /**
+   * `step.missing_dependency` on a needs entry: the entry's index in the array as written. The path
+   * counts valid entries only (catalog 9.3), so with invalid entries before it the two differ.
+   */
+  needsIndex?: number;
+  /** The step `targetStepId` names, when it exists (local, or external for a parallel body). */
+  target?: StepRef & { external: boolean };
+  /** Reference findings: the `steps.X…` reference inside the string at `segments`. */
+  reference?: ReferenceSpan;
+  /** `lwir.output_ambiguous_for_multi_visit`: the `output` word to replace by `lastOutput`. */
+  output?: TextSpan;
+  /** `lwir.invalid_cycle`: the component the finding is about, in the validator's order. */
+  cycle?: {
+    /** "maxVisits": a member has maxVisits below 2; "decision": the cycle has no decision step. */
+    reason: "maxVisits" | "decision";
+    steps: Array<StepRef & { maxVisits: unknown }>;
+  };
+  /** `step.duplicate_id`: the first step with this id, which wins. */
+  first?: StepRef;
+  /** `terminal.ambiguous`: the terminal steps (each is needed by no step and targeted by no decision). */
+  terminals?: StepRef[];
+  /** `model.disallowed`, `fixer.model.disallowed`, `tool.disallowed`: the name and its allow-list. */
+  name?: string;
+  permission?: "models" | "tools";
+  /** `schema.invalid` at `$.apiVersion` / `$.kind`: the only accepted value. */
+  expected?: string;
+  /** YAML_UNQUOTED_TEMPLATE, and findings on such a value: the flow mapping and its quoted form. */
+  unquotedTemplate?: UnquotedTemplate;
+  /** FILE_TOO_LARGE: the document's size and the setting, in bytes. */
+  size?: number;
+  limit?: number;
+  /** Anything else the validator attached to the finding, passed through. */
+  [extra: string]: unknown;
+}
+
+/** Offsets into the document text, the same as a range, and offsets into the decoded string value. */
+export interface TextSpan {
+  /** Where the text sits in the document; absent when the source spelling could not be matched. */
+  range?: Range;
+  start?: number;
+  end?: number;
+  /** Offsets into the string value (after unescaping), always present. */
+  valueStart: number;
+  valueEnd: number;
+}
+
+export interface ReferenceSpan extends TextSpan {
+  stepId: string;
+  /** The first property after the step id (`output`, `lastOutput`, `allVisits`, …). */
+  property?: string;
+}
+
+export interface UnquotedTemplate {
+  /** The flow mapping as written, e.g. `{{ input.topic }}`. */
+  text: string;
+  /** The same text as a quoted YAML scalar, ready to replace `range`. */
+  replacement: string;
+  range: Range;
+  start: number;
+  end: number;
+}
+
+export interface DiagnosticOptions {
+  /** The document's URI; needed for `relatedInformation`, which is left out without it. */
+  uri?: string;
+  /** Set to false for clients that do not support related information. */
+  relatedInformation?: boolean;
+}
+
+/** All diagnostics of one analysis: parse errors and warnings, findings, then editor hints. */
+export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {}): Diagnostic[] {
+  const doc = analysis.document;
+  const out: Diagnostic[] = [];
+  for (const problem of doc.parseErrors) {
+    out.push({
+      range: problem.range,
+      severity: DiagnosticSeverity.Error,
+      source: SOURCE,
+      code: PARSE_CODE,
+      message: problem.message + (doc.format === "yaml" ? unquotedTemplateLineNote(doc, problem.range) : ""),
+      data: { code: PARSE_CODE, path: "$", segments: [], ...(problem.code ? { parserCode: problem.code } : {}) } satisfies LwirDiagnosticData,
+    });
+  }
+  // What the YAML parser warns about but the runtime accepts (an unresolved tag, say): never a finding.
+  for (const problem of doc.parseWarnings ?? []) {
+    out.push({
+      range: problem.range,
+      severity: DiagnosticSeverity.Warning,
+      source: SOURCE,
+      code: PARSE_WARNING_CODE,
+      message: problem.message,
+      data: { code: PARSE_WARNING_CODE, path: "$", segments: [], ...(problem.code ? { parserCode: problem.code } : {}) } satisfies LwirDiagnosticData,
+    });
+  }
+  const context = new FindingContext(doc, options);
+  const hints = doc.format === "yaml" ? findUnquotedTemplates(doc) : [];
+  const seen = new Map<string, number>();
+  for (const finding of analysis.findings) {
+    // Several findings can share code and path (one per reference, per component…): the k-th one
+    // is paired with the k-th candidate the context computes for that code and path.
+    const key = finding.code + "\u0000" + finding.path;
+    const nth = seen.get(key) ?? 0;
+    seen.set(key, nth + 1);
+    const data: LwirDiagnosticData = { ...passThrough(finding), code: finding.code, path: finding.path, segments: finding.segments };
+    const related: DiagnosticRelatedInformation[] = [];
+    try {
+      context.describe(finding, nth, data, related);
+    } catch {
+      // The extra data is a convenience: a surprise in an odd document must not cost the diagnostic.
+    }
+    let message = finding.message;
+    const hint = hints.find((h) => concerns(h.segments, finding.segments));
+    if (hint) {
+      data.unquotedTemplate = hint.template;
+      message += ` YAML read the unquoted ${shorten(hint.template.text)} as a mapping, not as a string; put it in quotes.`;
+    }
+    const diagnostic: Diagnostic = {
+      range: finding.range,
+      severity: DiagnosticSeverity.Error,
+      source: SOURCE,
+      code: finding.code,
+      message,
+      data,
+    };
+    if (related.length > 0 && options.uri !== undefined && options.relatedInformation !== false) {
+      diagnostic.relatedInformation = related;
+    }
+    out.push(diagnostic);
+  }
+  for (const hint of hints) {
+    out.push({
+      range: hint.template.range,
+      severity: DiagnosticSeverity.Warning,
+      source: SOURCE,
+      code: YAML_UNQUOTED_TEMPLATE,
+      message: `YAML reads the unquoted ${shorten(hint.template.text)} as a mapping, not as a template string; write ${shorten(hint.template.replacement)}.`,
+      data: { code: YAML_UNQUOTED_TEMPLATE, path: pathString(hint.segments), segments: hint.segments, unquotedTemplate: hint.template } satisfies LwirDiagnosticData,
+    });
+  }
+  return out;
+}
+
+/** The one notice a document above `lwir.maxFileSize` gets instead of analysis. */
+export function tooLargeDiagnostic(size: number, limit: number): Diagnostic {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Warning,
+    source: SOURCE,
+    code: FILE_TOO_LARGE,
+    message: `This document is ${size} bytes, more than the lwir.maxFileSize setting (${limit} bytes), so full LWIR analysis is off for it. Raise lwir.maxFileSize to analyse it.`,
+    data: { code: FILE_TOO_LARGE, path: "$", segments: [], size, limit } satisfies LwirDiagnosticData,
+  };
+}
+
+/** What the user sees when analysing a document failed (a bug): an error at 0:0 instead of silence. */
+export function internalErrorDiagnostic(error: unknown): Diagnostic {
+  const reason = error instanceof Error ? error.message : String(error);
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Error,
+    source: SOURCE,
+    code: INTERNAL_ERROR,
+    message: `LWIR could not analyse this document (${reason}). This is a bug in LWIR Tools; the LWIR output channel has details.`,
+    data: { code: INTERNAL_ERROR, path: "$", segments: [] } satisfies LwirDiagnosticData,
+  };
+}
+
+// ---- what a finding is about ----------------------------------------------------------------------
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+interface DeclaredStep {
+  id: string;
+  step: Obj;
+  segments: PathSegment[];
+  node: number;
+  needs: string[];
+}
+
+interface ListScope {
+  segments: PathSegment[];
+  entries: unknown[];
+  declared: Map<string, DeclaredStep>;
+  infos: DeclaredStep[];
+  /** Steps of enclosing lists a body may read (catalog 3.4). */
+  external: Map<string, DeclaredStep>;
+  graph?: Graph;
+}
+
+/** Lazily derived facts about lists and steps, shared by all findings of one analysis. */
+class FindingContext {
+  private readonly lists = new Map<string, ListScope | undefined>();
+  private readonly value: unknown;
+
+  constructor(private readonly doc: LwirDocument, private readonly options: DiagnosticOptions) {
+    this.value = doc.value;
+  }
+
+  describe(f: RangedFinding, nth: number, data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
+    const stepSegments = stepPrefix(f.segments);
+    if (stepSegments) data.step = this.stepRef(stepSegments);
+    switch (f.code) {
+      case "step.undeclared_dependency":
+      case "step.missing_dependency":
+      case "lwir.output_ambiguous_for_multi_visit":
+        if (stepSegments) this.reference(f, nth, stepSegments, data, related);
+        break;
+      case "lwir.invalid_cycle":
+        this.cycle(f, nth, data, related);
+        break;
+      case "step.duplicate_id":
+        if (stepSegments) this.duplicate(stepSegments, data, related);
+        break;
+      case "terminal.ambiguous":
+        this.terminals(f.segments, data, related);
+        break;
+      case "lwir.decision_target_referenced_by_needs":
+        if (stepSegments) this.guardedTarget(stepSegments, nth, data, related);
+        break;
+      case "model.disallowed":
+      case "fixer.model.disallowed":
+      case "tool.disallowed": {
+        const name = valueAt(this.value, f.segments);
+        if (typeof name === "string") data.name = name;
+        data.permission = f.code === "tool.disallowed" ? "tools" : "models";
+        break;
+      }
+      case "schema.invalid":
+        if (f.path === "$.apiVersion") data.expected = API_VERSION;
+        else if (f.path === "$.kind") data.expected = KIND;
+        break;
+    }
+  }
+
+  // -- references: step.undeclared_dependency, step.missing_dependency, output ambiguity --
+
+  private reference(f: RangedFinding, nth: number, stepSegments: PathSegment[], data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
+    const scope = this.listOf(stepSegments);
+    const step = valueAt(this.value, stepSegments);
+    if (!scope || !isObject(step)) return;
+    const needs = validNeeds(step.needs);
+    const rest = f.segments.slice(stepSegments.length);
+    // step.missing_dependency on a needs entry: the index counts valid entries only (catalog 9.3).
+    if (f.code === "step.missing_dependency" && rest.length === 2 && rest[0] === "needs" && typeof rest[1] === "number") {
+      const id = needs[rest[1]];
+      if (id === undefined || !Array.isArray(step.needs)) return;
+      data.targetStepId = id;
+      // The k-th valid entry's index in the array as written (they differ when invalid entries precede it).
+      let valid = -1;
+      data.needsIndex = step.needs.findIndex((e) => typeof e === "string" && e.length > 0 && ++valid === rest[1]);
+      return;
+    }
+    const text = valueAt(this.value, f.segments);
+    if (typeof text !== "string") return;
+    const self = typeof step.id === "string" ? scope.declared.get(step.id) : undefined;
+    const resolve = (id: string) => {
+      const local = scope.declared.get(id);
+      if (local) return { step: local, external: false };
+      const external = scope.external.get(id);
+      return external ? { step: external, external: true } : undefined;
+    };
+    const candidates = referencesIn(text).filter((r) => {
+      const target = resolve(r.stepId);
+      if (f.code === "step.missing_dependency") return target === undefined;
+      if (!target) return false;
+      if (f.code === "lwir.output_ambiguous_for_multi_visit") return r.property === "output" && jsGreater(target.step.step.maxVisits, 1);
+      if (needs.includes(r.stepId)) return false;
+      const backEdge = (r.property === "lastOutput" || r.property === "allVisits") && !target.external && self !== undefined
+        && reaches(this.graphOf(scope), target.step.node, self.node);
+      return !backEdge;
+    });
+    const ref = candidates[nth];
+    if (!ref) return;
+    data.targetStepId = ref.stepId;
+    const span = this.spanInString(f.segments, text, ref.start, ref.end);
+    data.reference = { stepId: ref.stepId, ...(ref.property !== undefined ? { property: ref.property } : {}), ...span };
+    const target = resolve(ref.stepId);
+    if (!target) return;
+    data.target = { ...this.stepRef(target.step.segments), external: target.external };
+    if (f.code === "lwir.output_ambiguous_for_multi_visit" && ref.propertyStart !== undefined) {
+      data.output = this.spanInString(f.segments, text, ref.propertyStart, ref.propertyEnd!);
+      const maxVisits = [...target.step.segments, "maxVisits"];
+      this.relate(related, this.located(maxVisits) ? maxVisits : [...target.step.segments, "id"],
+        `"${ref.stepId}" can run up to ${String(target.step.step.maxVisits)} times`);
+    } else {
+      this.relate(related, [...target.step.segments, "id"], `"${ref.stepId}" is declared here`);
+    }
+  }
+
+  /** Maps offsets in a string value to the document, by matching the same spelling in the source. */
+  private spanInString(segments: PathSegment[], text: string, valueStart: number, valueEnd: number): TextSpan {
+    const span: TextSpan = { valueStart, valueEnd };
+    const loc = this.doc.locate(segments);
+    if (!loc) return span;
+    const source = this.doc.text.slice(loc.valueStart, loc.valueEnd);
+    const start = sourceOffsetOf(text, source, valueStart, valueEnd);
+    if (start === undefined) return span;
+    span.start = loc.valueStart + start;
+    span.end = loc.valueStart + start + (valueEnd - valueStart);
+    span.range = { start: this.doc.positionAt(span.start), end: this.doc.positionAt(span.end) };
+    return span;
+  }
+
+  // -- graph rules --
+
+  private cycle(f: RangedFinding, nth: number, data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
+    const scope = this.list(f.segments);
+    if (!scope) return;
+    const graph = this.graphOf(scope);
+    // The same components, in the same order, as the validator reports them (catalog 3.4).
+    const bad: Array<{ reason: "maxVisits" | "decision"; nodes: number[] }> = [];
+    for (const component of stronglyConnected(graph)) {
+      if (!isCycle(graph, component)) continue;
+      if (component.some((n) => jsLess(scope.infos[n].step.maxVisits ?? 1, 2))) {
+        bad.push({ reason: "maxVisits", nodes: component });
+        continue;
+      }
+      // Without its decision steps, does the component still hold a cycle?
+      const rest = component.filter((n) => scope.infos[n].step.uses !== "decision");
+      const local = new Map(rest.map((n, i) => [n, i]));
+      const sub: Graph = rest.map((n) => graph[n].filter((w) => local.has(w)).map((w) => local.get(w)!));
+      for (const part of stronglyConnected(sub)) {
+        if (isCycle(sub, part)) bad.push({ reason: "decision", nodes: part.map((i) => rest[i]) });
+      }
+    }
+    // Paired by order; the message names the members, which guards the pairing against a change
+    // in the validator's order.
+    const names = (c: { nodes: number[] }) => c.nodes.every((n) => f.message.includes(scope.infos[n].id));
+    const found = bad[nth] && names(bad[nth]) ? bad[nth] : bad.find(names) ?? bad[nth];
+    if (!found) return;
+    const steps = found.nodes.map((n) => scope.infos[n]);
+    data.cycle = {
+      reason: found.reason,
+      steps: steps.map((s) => ({ id: s.id, segments: s.segments, maxVisits: s.step.maxVisits })),
+    };
+    for (const s of steps) {
+      const visits = s.step.maxVisits === undefined ? "no maxVisits" : `maxVisits ${String(s.step.maxVisits)}`;
+      this.relate(related, [...s.segments, "id"], `"${s.id}" is on the cycle (${visits})`);
+    }
+  }
+
+  private duplicate(stepSegments: PathSegment[], data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
+    const scope = this.listOf(stepSegments);
+    const step = valueAt(this.value, stepSegments);
+    if (!scope || !isObject(step) || typeof step.id !== "string") return;
+    const first = scope.declared.get(step.id);
+    if (!first) return;
+    data.first = this.stepRef(first.segments);
+    this.relate(related, [...first.segments, "id"], `The first step with the id "${first.id}"`);
+  }
+
+  private terminals(listSegments: PathSegment[], data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
+    const entries = valueAt(this.value, listSegments);
+    if (!Array.isArray(entries)) return;
+    const needed = new Set<string>();
+    const targets = new Set<string>();
+    for (const e of entries) {
+      if (!isObject(e)) continue;
+      if (Array.isArray(e.needs)) for (const n of e.needs) if (typeof n === "string") needed.add(n);
+      if (e.uses === "decision") for (const t of decisionTargets(e)) targets.add(t);
+    }
+    const terminals: StepRef[] = [];
+    entries.forEach((e, i) => {
+      if (isObject(e) && typeof e.id === "string" && e.uses !== "decision" && !needed.has(e.id) && !targets.has(e.id)) {
+        terminals.push({ id: e.id, segments: [...listSegments, i] });
+      }
+    });
+    data.terminals = terminals;
+    for (const t of terminals) this.relate(related, [...t.segments, "id"], `"${t.id}" is a final step: no step needs it`);
+  }
+
+  private guardedTarget(stepSegments: PathSegment[], nth: number, data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
+    const scope = this.listOf(stepSegments);
+    const step = valueAt(this.value, stepSegments);
+    if (!scope || !isObject(step)) return;
+    const targets = new Set<string>();
+    for (const info of scope.infos) if (info.step.uses === "decision") for (const t of decisionTargets(info.step)) targets.add(t);
+    const guarded = validNeeds(step.needs).filter((id) => {
+      const target = scope.declared.get(id);
+      return targets.has(id) && target !== undefined && Array.isArray(target.step.needs) && target.step.needs.length > 0;
+    });
+    const id = guarded[nth];
+    if (id === undefined) return;
+    const target = scope.declared.get(id)!;
+    data.targetStepId = id;
+    data.target = { ...this.stepRef(target.segments), external: false };
+    this.relate(related, [...target.segments, "id"], `"${id}" is a decision target and has needs of its own`);
+  }
+
+  // -- lists, scopes and steps --
+
+  private stepRef(segments: PathSegment[]): StepRef {
+    const step = valueAt(this.value, segments);
+    return isObject(step) && typeof step.id === "string" ? { id: step.id, segments } : { segments };
+  }
+
+  /** The list a step belongs to. */
+  private listOf(stepSegments: PathSegment[]): ListScope | undefined {
+    return this.list(stepSegments.slice(0, -1));
+  }
+
+  /** Declared steps (first entry with a valid id) and external steps of a list (catalog 3.4). */
+  private list(segments: PathSegment[]): ListScope | undefined {
+    const key = JSON.stringify(segments);
+    if (this.lists.has(key)) return this.lists.get(key);
+    let scope: ListScope | undefined;
+    const entries = valueAt(this.value, segments);
+    if (Array.isArray(entries)) {
+      const declared = new Map<string, DeclaredStep>();
+      const infos: DeclaredStep[] = [];
+      entries.forEach((step, i) => {
+        if (!isObject(step) || stepIdProblem(step.id) !== undefined) return;
+        const id = step.id as string;
+        if (declared.has(id)) return;
+        const info: DeclaredStep = { id, step, segments: [...segments, i], node: infos.length, needs: validNeeds(step.needs) };
+        declared.set(id, info);
+        infos.push(info);
+      });
+      const external = new Map<string, DeclaredStep>();
+      // A body list (`….steps[i].steps`) sees what its parallel step sees, plus the parallel step's needs.
+      if (segments.length >= 3) {
+        const parentSegments = segments.slice(0, -1);
+        const parentList = this.list(parentSegments.slice(0, -1));
+        const parent = valueAt(this.value, parentSegments);
+        if (parentList && isObject(parent)) {
+          for (const [id, s] of parentList.external) external.set(id, s);
+          for (const id of validNeeds(parent.needs)) {
+            const s = parentList.declared.get(id);
+            if (s) external.set(id, s);
+          }
+        }
+      }
+      scope = { segments, entries, declared, infos, external };
+    }
+    this.lists.set(key, scope);
+    return scope;
+  }
+
+  /** The flow graph of a list: needs edges and decision edges between declared steps. */
+  private graphOf(scope: ListScope): Graph {
+    if (scope.graph) return scope.graph;
+    const graph: Graph = scope.infos.map(() => []);
+    for (const info of scope.infos) {
+      for (const need of info.needs) {
+        const from = scope.declared.get(need);
+        if (from) graph[from.node].push(info.node);
+      }
+      if (info.step.uses === "decision") {
+        for (const t of decisionTargets(info.step)) {
+          const to = scope.declared.get(t);
+          if (to) graph[info.node].push(to.node);
+        }
+      }
+    }
+    scope.graph = graph;
+    return graph;
+  }
+
+  // -- ranges --
+
+  private located(segments: PathSegment[]): boolean {
+    return this.doc.locate(segments) !== undefined;
+  }
+
+  private relate(related: DiagnosticRelatedInformation[], segments: PathSegment[], message: string): void {
+    if (this.options.uri === undefined) return;
+    related.push({ location: { uri: this.options.uri, range: rangeOf(this.doc, segments) }, message });
+  }
+}
+
+/** The range of the value at `segments` (a step id, say), else the document layer's finding range. */
+function rangeOf(doc: LwirDocument, segments: PathSegment[]): Range {
+  const loc = doc.locate(segments);
+  if (!loc) return doc.findingRange(segments);
+  return { start: doc.positionAt(loc.valueStart), end: doc.positionAt(loc.valueEnd) };
+}
+
+/** The segments of the innermost step a path is in: the longest `steps, i (, steps, j …)` prefix. */
+export function stepPrefix(segments: PathSegment[]): PathSegment[] | undefined {
+  let k = 0;
+  while (segments[k] === "steps" && typeof segments[k + 1] === "number") k += 2;
+  return k > 0 ? segments.slice(0, k) : undefined;
+}
+
+function valueAt(root: unknown, segments: PathSegment[]): unknown {
+  let node = root;
+  for (const seg of segments) {
+    if (typeof seg === "number") node = Array.isArray(node) ? node[seg] : undefined;
+    else node = isObject(node) && Object.prototype.hasOwnProperty.call(node, seg) ? node[seg] : undefined;
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+/** JavaScript's `>` / `<` on a raw value, as the validator compares maxVisits (catalog 9.7). */
+function jsGreater(v: unknown, n: number): boolean {
+  try { return (v as number) > n; } catch { return false; }
+}
+function jsLess(v: unknown, n: number): boolean {
+  try { return (v as number) < n; } catch { return false; }
+}
+
+/** Fields the validator attached to a finding beyond the standard ones. */
+function passThrough(f: RangedFinding): Record<string, unknown> {
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(f)) {
+    if (k !== "severity" && k !== "code" && k !== "path" && k !== "segments" && k !== "message" && k !== "range") extra[k] = v;
+  }
+  return extra;
+}
+
+/** `$.a[0].b` from segments (for hints, which have no validator path). */
+function pathString(segments: PathSegment[]): string {
+  return "$" + segments.map((s) => (typeof s === "number" ? `[${s}]` : `.${s}`)).join("");
+}
+
+// ---- step references inside a string, with offsets (catalog 5.2 and 5.8) ----------------------------
+
+export interface ReferenceOffsets {
+  stepId: string;
+  property?: string;
+  /** `steps…` up to the end of the property (or the id), as offsets into the string. */
+  start: number;
+  end: number;
+  /** The property name alone. */
+  propertyStart?: number;
+  propertyEnd?: number;
+}
+
+const TEMPLATE = /\{\{([^{}]+)\}\}/g;
+const SEGMENT = /[A-Za-z_$][A-Za-z0-9_$-]*/y;
+const FORBIDDEN = new Set(["__proto__", "constructor", "prototype"]);
+
+/** Every `steps.X` / `steps["X"]` reference in the templates of `text`, left to right. */
+export function referencesIn(text: string): ReferenceOffsets[] {
+  const out: ReferenceOffsets[] = [];
+  const matches = [...text.matchAll(TEMPLATE)];
+  // An unscannable string (braces left over once the templates are removed) yields no references.
+  let rest = "";
+  let last = 0;
+  for (const m of matches) {
+    rest += text.slice(last, m.index);
+    last = m.index! + m[0].length;
+  }
+  rest += text.slice(last);
+  if (rest.includes("{{") || rest.includes("}}")) return out;
+  for (const m of matches) scanBody(m[1], m.index! + 2, out);
+  return out;
+}
+
+function scanBody(body: string, base: number, out: ReferenceOffsets[]): void {
+  let i = 0;
+  while (i < body.length) {
+    const c = body[i];
+    if (c === '"' || c === "'") {
+      i = stringEnd(body, i);
+      continue;
+    }
+    if (body.startsWith("steps", i) && (i === 0 || !/[A-Za-z0-9_$]/.test(body[i - 1]))) {
+      let j = i + 5;
+      let id: string | undefined;
+      if (body[j] === ".") {
+        SEGMENT.lastIndex = j + 1;
+        const seg = SEGMENT.exec(body);
+        if (seg) { id = seg[0]; j = j + 1 + seg[0].length; }
+      } else if (body[j] === "[" && (body[j + 1] === '"' || body[j + 1] === "'")) {
+        const end = stringEnd(body, j + 1);
+        if (body[end] === "]" && body[end - 1] === body[j + 1]) {
+          const name = unescapeLiteral(body.slice(j + 2, end - 1));
+          if (!FORBIDDEN.has(name)) { id = name; j = end + 1; }
+        }
+      }
+      if (id !== undefined) {
+        const ref: ReferenceOffsets = { stepId: id, start: base + i, end: base + j };
+        if (body[j] === ".") {
+          SEGMENT.lastIndex = j + 1;
+          const seg = SEGMENT.exec(body);
+          if (seg) {
+            ref.property = seg[0];
+            ref.propertyStart = base + j + 1;
+            ref.propertyEnd = ref.propertyStart + seg[0].length;
+            ref.end = ref.propertyEnd;
+            j = j + 1 + seg[0].length;
+          }
+        }
+        out.push(ref);
+        i = j;
+        continue;
+      }
+    }
+    i++;
+  }
+}
+
+/** The index just past the string literal starting at `start` (backslash escapes any character). */
+function stringEnd(body: string, start: number): number {
+  const quote = body[start];
+  let i = start + 1;
+  while (i < body.length) {
+    if (body[i] === "\\") { i += 2; continue; }
+    if (body[i] === quote) return i + 1;
+    i++;
+  }
+  return body.length;
+}
+
+function unescapeLiteral(s: string): string {
+  return s.replace(/\\(.)/gs, "$1");
+}
+
+/**
+ * Where `value[start, end)` sits inside `source` (the scalar as written, quotes and escapes included).
+ * The k-th occurrence of that text in the value is taken to be the k-th in the source, which holds
+ * whenever the text has the same spelling in both (identifiers and dots never need escaping); when
+ * the counts differ the answer is unknown.
+ */
+export function sourceOffsetOf(value: string, source: string, start: number, end: number): number | undefined {
+  const needle = value.slice(start, end);
+  if (needle.length === 0) return undefined;
+  const inValue = occurrences(value, needle);
+  const inSource = occurrences(source, needle);
+  if (inValue.length !== inSource.length) return undefined;
+  const k = inValue.indexOf(start);
+  return k === -1 ? undefined : inSource[k];
+}
+
+function occurrences(haystack: string, needle: string): number[] {
+  const out: number[] = [];
+  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) out.push(i);
+  return out;
+}
+
+// ---- YAML: unquoted `{{ … }}` read as a flow mapping (catalog section 11) -----------------------------
+
+interface UnquotedTemplateHint {
+  segments: PathSegment[];
+  template: UnquotedTemplate;
+}
+
+/** A `{{` at a YAML value position (after `key:`, `- `, `[` or `,`), the cheap gate before walking. */
+const UNQUOTED_TEMPLATE_AT_VALUE = /(?:^|[:\-[,?])[ \t]*\{\{/m;
+
+/**
+ * Mappings whose YAML source starts with `{{`: `prompt: {{ input.x }}` parses as `{ {input.x: null}: null }`,
+ * which the runtime accepts, so this is a hint (never a finding). Only for documents that parsed.
+ */
+function findUnquotedTemplates(doc: LwirDocument): UnquotedTemplateHint[] {
+  const out: UnquotedTemplateHint[] = [];
+  if (doc.parseErrors.length > 0 || !UNQUOTED_TEMPLATE_AT_VALUE.test(doc.text)) return out;
+  const stack: Array<[unknown, PathSegment[]]> = [[doc.value, []]];
+  while (stack.length > 0) {
+    const [v, segments] = stack.pop()!;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...segments, i]]);
+      continue;
+    }
+    if (!isObject(v)) continue;
+    const keys = Object.keys(v);
+    // A mapping used as a key is stringified by the parser (`{ input.x }`): that marks the candidates.
+    if (segments.length > 0 && keys.some((k) => k.startsWith("{"))) {
+      const loc = doc.locate(segments);
+      if (loc && doc.text.startsWith("{{", loc.valueStart)) {
+        const text = doc.text.slice(loc.valueStart, loc.valueEnd);
+        out.push({
+          segments,
+          template: {
+            text,
+            replacement: quoteYaml(text),
+            range: { start: doc.positionAt(loc.valueStart), end: doc.positionAt(loc.valueEnd) },
+            start: loc.valueStart,
+            end: loc.valueEnd,
+          },
+        });
+        continue;
+      }
+    }
+    for (let i = keys.length - 1; i >= 0; i--) stack.push([v[keys[i]], [...segments, keys[i]]]);
+  }
+  return out.sort((a, b) => a.template.start - b.template.start);
+}
+
+/** A finding concerns a hint's value when it is on it, inside it, or on the mapping holding it. */
+function concerns(hint: PathSegment[], finding: PathSegment[]): boolean {
+  if (finding.length < hint.length - 1) return false;
+  const n = Math.min(hint.length, finding.length);
+  for (let i = 0; i < n; i++) if (hint[i] !== finding[i]) return false;
+  return true;
+}
+
+/** Double quotes when nothing inside needs escaping, else single quotes (only `'` is doubled there). */
+function quoteYaml(text: string): string {
+  return /["\\]/.test(text) ? `'${text.replace(/'/g, "''")}'` : `"${text}"`;
+}
+
+function shorten(text: string): string {
+  const one = text.replace(/\s*\n\s*/g, " ");
+  return one.length > 60 ? one.slice(0, 57) + "…" : one;
+}
+
+/** For a YAML syntax error on a line with an unquoted `{{`: say what probably happened. */
+function unquotedTemplateLineNote(doc: LwirDocument, range: Range): string {
+  const lineStart = doc.offsetAt({ line: range.start.line, character: 0 });
+  const next = doc.text.indexOf("\n", lineStart);
+  const line = doc.text.slice(lineStart, next === -1 ? doc.text.length : next);
+  if (!UNQUOTED_TEMPLATE_AT_VALUE.test(line)) return "";
+  return " A value that starts with {{ must be quoted in YAML; unquoted, YAML reads it as a mapping.";
+}

@@ -1,0 +1,65 @@
+// The `lwir.*` settings the server reads, with their defaults, and how raw client values become them.
+// Clients send settings in several shapes (nested objects from VS Code's configuration, dotted keys
+// from hand-written initializationOptions, a `{lwir: {...}}` wrapper from didChangeConfiguration), so
+// one tolerant reader turns any of them into a complete, type-checked value.
+
+export interface LwirSettings {
+  validation: {
+    /** false: no diagnostics at all (and existing ones are cleared). */
+    enable: boolean;
+    /** Quiet period after the last edit before validating, in ms; 0 validates on the next tick. */
+    delay: number;
+  };
+  /** Documents larger than this many bytes (UTF-8) get one notice instead of full analysis. */
+  maxFileSize: number;
+}
+
+export const DEFAULT_SETTINGS: LwirSettings = Object.freeze({
+  validation: Object.freeze({ enable: true, delay: 150 }),
+  maxFileSize: 8 * 1024 * 1024,
+}) as LwirSettings;
+
+/** The longest debounce we accept; anything larger is almost certainly a unit mistake (seconds vs ms). */
+const MAX_DELAY = 60_000;
+
+/**
+ * Reads settings from whatever the client sent: `{validation: {enable}}`, `{"validation.enable": …}`
+ * or `{lwir: {…}}`. Unknown keys are ignored; missing or ill-typed values keep their defaults.
+ */
+export function readSettings(raw: unknown, base: LwirSettings = DEFAULT_SETTINGS): LwirSettings {
+  const root = unwrap(raw);
+  const enable = pick(root, ["validation", "enable"]);
+  const delay = pick(root, ["validation", "delay"]);
+  const maxFileSize = pick(root, ["maxFileSize"]);
+  return {
+    validation: {
+      enable: typeof enable === "boolean" ? enable : base.validation.enable,
+      delay: isCount(delay) ? Math.min(delay, MAX_DELAY) : base.validation.delay,
+    },
+    maxFileSize: isCount(maxFileSize) ? maxFileSize : base.maxFileSize,
+  };
+}
+
+function isCount(v: unknown): v is number {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0;
+}
+
+function unwrap(raw: unknown): Record<string, unknown> {
+  if (!isRecord(raw)) return {};
+  // didChangeConfiguration with `synchronize.configurationSection` sends `{lwir: {...}}`.
+  if (isRecord(raw.lwir)) return raw.lwir;
+  return raw;
+}
+
+/** `root.a.b`, or `root["a.b"]`, or `root["lwir.a.b"]`. */
+function pick(root: Record<string, unknown>, keys: string[]): unknown {
+  let node: unknown = root;
+  for (const k of keys) node = isRecord(node) ? node[k] : undefined;
+  if (node !== undefined) return node;
+  const dotted = keys.join(".");
+  return root[dotted] !== undefined ? root[dotted] : root[`lwir.${dotted}`];
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

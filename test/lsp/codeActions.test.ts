@@ -1,0 +1,164 @@
+// Protocol tests of quick fixes: the built server (dist/server.js, `npm run build` first) over stdio.
+// Ask `textDocument/codeAction` for a published diagnostic, apply the returned edit with didChange as an
+// editor does, and see the diagnostic gone from the next publication; in JSON and YAML, push and pull.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { stringify as toYaml } from "yaml";
+import type { CodeAction, TextEdit } from "vscode-languageserver-types";
+import { LspClient, fileUri, type Diagnostic } from "./harness";
+import { type Json, aiStep, baseWorkflow, toolStep, withSteps } from "../unit/lwir-fixtures";
+
+type Format = "json" | "yaml";
+const render = (doc: Json, format: Format) => (format === "json" ? JSON.stringify(doc, null, 2) + "\n" : toYaml(doc));
+
+/** `write` reads `gather` without needing it. */
+function undeclared(): Json {
+  const doc = baseWorkflow();
+  delete doc.steps[1].needs;
+  return doc;
+}
+
+/** Three steps reading each other, none declaring it. */
+function manyUndeclared(): Json {
+  return withSteps([
+    toolStep("a"),
+    aiStep("b", { with: { model: "model-a", prompt: "{{ steps.a.output }}" } }),
+    aiStep("c", { with: { model: "model-a", prompt: "{{ steps.a.output }} {{ steps.b.output }}" } }),
+  ]);
+}
+
+/**
+ * Applies a WorkspaceEdit's edits for `uri` as one didChange. Content changes apply one after another,
+ * each to the result of the previous one, so they go last-first: earlier positions stay valid.
+ */
+function applyEdit(client: LspClient, uri: string, action: CodeAction): number {
+  const edits: TextEdit[] = action.edit?.changes?.[uri] ?? [];
+  assert.ok(edits.length > 0, `${action.title} has edits for ${uri}`);
+  const ordered = [...edits].sort((a, b) => b.range.start.line - a.range.start.line || b.range.start.character - a.range.start.character);
+  const version = client.version(uri) + 1;
+  client.change(uri, version, ordered.map((e) => ({ range: e.range, text: e.newText })));
+  return version;
+}
+
+function codeActions(client: LspClient, uri: string, diagnostic: Diagnostic, only?: string[]): Promise<CodeAction[]> {
+  return client.request("textDocument/codeAction", {
+    textDocument: { uri }, range: diagnostic.range, context: { diagnostics: [diagnostic], ...(only ? { only } : {}) },
+  });
+}
+
+const ofCode = (diagnostics: Diagnostic[], code: string) => diagnostics.filter((d) => d.code === code);
+
+describe("code actions over LSP (push diagnostics)", () => {
+  let client: LspClient;
+  before(async () => { client = await LspClient.start({ pull: false, initializationOptions: { settings: { validation: { delay: 0 } } } }); });
+  after(() => client.stop());
+
+  for (const format of ["json", "yaml"] as Format[]) {
+    test(`${format}: the needs quick fix clears step.undeclared_dependency`, async () => {
+      const uri = fileUri(`fix-needs.lwir.${format}`);
+      client.open(uri, render(undeclared(), format));
+      const first = await client.waitForDiagnostics(uri, { version: 1 });
+      const [diagnostic] = ofCode(first.diagnostics, "step.undeclared_dependency");
+      assert.ok(diagnostic, first.diagnostics.map((d) => d.code).join(", "));
+      const actions = await codeActions(client, uri, diagnostic);
+      const fix = actions.find((a) => a.isPreferred);
+      assert.ok(fix, actions.map((a) => a.title).join(" | "));
+      assert.equal(fix.title, 'Add "gather" to the needs of "write"');
+      assert.equal(fix.kind, "quickfix");
+      assert.deepEqual(fix.diagnostics?.map((d) => d.code), ["step.undeclared_dependency"]);
+      const version = applyEdit(client, uri, fix);
+      const next = await client.waitForDiagnostics(uri, { version });
+      assert.deepEqual(next.diagnostics, [], JSON.stringify(next.diagnostics));
+      client.close(uri);
+    });
+
+    test(`${format}: the fix-all source action clears every missing needs entry`, async () => {
+      const uri = fileUri(`fix-all.lwir.${format}`);
+      client.open(uri, render(manyUndeclared(), format));
+      const first = await client.waitForDiagnostics(uri, { version: 1 });
+      const undeclaredDiagnostics = ofCode(first.diagnostics, "step.undeclared_dependency");
+      assert.equal(undeclaredDiagnostics.length, 3);
+      // The quick-fix form is offered next to the single fix.
+      const quick = await codeActions(client, uri, undeclaredDiagnostics[0]);
+      assert.ok(quick.some((a) => a.kind === "quickfix" && a.title === "Add all missing needs entries"), quick.map((a) => a.title).join(" | "));
+      const actions = await codeActions(client, uri, undeclaredDiagnostics[0], ["source.fixAll.lwir"]);
+      assert.deepEqual(actions.map((a) => a.kind), ["source.fixAll.lwir"]);
+      const version = applyEdit(client, uri, actions[0]);
+      const next = await client.waitForDiagnostics(uri, { version });
+      assert.deepEqual(next.diagnostics.map((d) => d.code), []);
+      client.close(uri);
+    });
+
+    test(`${format}: a model fix, then the other finding's fix, one after the other`, async () => {
+      const uri = fileUri(`fix-two.lwir.${format}`);
+      const doc = undeclared();
+      doc.steps[1].with.model = "model-z";
+      client.open(uri, render(doc, format));
+      const first = await client.waitForDiagnostics(uri, { version: 1 });
+      assert.deepEqual(first.diagnostics.map((d) => d.code).sort(), ["model.disallowed", "step.undeclared_dependency", "terminal.ambiguous"]);
+      const model = ofCode(first.diagnostics, "model.disallowed")[0];
+      const allow = (await codeActions(client, uri, model)).find((a) => a.title.startsWith("Allow model"));
+      assert.ok(allow);
+      const v2 = applyEdit(client, uri, allow);
+      const second = await client.waitForDiagnostics(uri, { version: v2 });
+      assert.deepEqual(second.diagnostics.map((d) => d.code).sort(), ["step.undeclared_dependency", "terminal.ambiguous"]);
+      const needs = (await codeActions(client, uri, ofCode(second.diagnostics, "step.undeclared_dependency")[0])).find((a) => a.isPreferred)!;
+      const v3 = applyEdit(client, uri, needs);
+      const third = await client.waitForDiagnostics(uri, { version: v3 });
+      assert.deepEqual(third.diagnostics, []);
+      client.close(uri);
+    });
+  }
+
+  test("yaml: quoting an unquoted {{ … }} clears the hint", async () => {
+    const uri = fileUri("fix-quote.lwir.yaml");
+    const text = render(baseWorkflow(), "yaml").replace('query: "{{ input.topic }}"', "query: {{ input.topic }}");
+    assert.ok(text.includes("query: {{ input.topic }}"), text);
+    client.open(uri, text);
+    const first = await client.waitForDiagnostics(uri, { version: 1 });
+    const hint = ofCode(first.diagnostics, "lwir.yaml_unquoted_template")[0];
+    assert.ok(hint, JSON.stringify(first.diagnostics));
+    const fix = (await codeActions(client, uri, hint)).find((a) => a.isPreferred)!;
+    assert.match(fix.title, /in quotes$/);
+    const version = applyEdit(client, uri, fix);
+    const next = await client.waitForDiagnostics(uri, { version });
+    assert.deepEqual(next.diagnostics, []);
+    assert.ok(client.text(uri).includes('query: "{{ input.topic }}"'));
+    client.close(uri);
+  });
+
+  test("a diagnostic from an older version gets no fix", async () => {
+    const uri = fileUri("fix-stale.lwir.json");
+    client.open(uri, render(undeclared(), "json"));
+    const first = await client.waitForDiagnostics(uri, { version: 1 });
+    const diagnostic = ofCode(first.diagnostics, "step.undeclared_dependency")[0];
+    // The user fixes it by hand; the editor still asks with the old diagnostic.
+    const fixed = render(baseWorkflow(), "json");
+    client.change(uri, 2, [{ text: fixed }]);
+    await client.waitForDiagnostics(uri, { version: 2 });
+    assert.deepEqual(await codeActions(client, uri, diagnostic), []);
+    client.close(uri);
+  });
+});
+
+describe("code actions over LSP (pull diagnostics)", () => {
+  let client: LspClient;
+  before(async () => { client = await LspClient.start({ pull: true, initializationOptions: { settings: { validation: { delay: 0 } } } }); });
+  after(() => client.stop());
+
+  for (const format of ["json", "yaml"] as Format[]) {
+    test(`${format}: fix, then the next pull has no finding`, async () => {
+      const uri = fileUri(`pull-fix.lwir.${format}`);
+      client.open(uri, render(undeclared(), format));
+      const report = await client.pullDiagnostics(uri);
+      const diagnostic = ofCode(report.items ?? [], "step.undeclared_dependency")[0];
+      assert.ok(diagnostic);
+      const fix = (await codeActions(client, uri, diagnostic)).find((a) => a.isPreferred)!;
+      applyEdit(client, uri, fix);
+      const next = await client.pullDiagnostics(uri, report.resultId);
+      assert.equal(next.kind, "full");
+      assert.deepEqual(next.items, []);
+      client.close(uri);
+    });
+  }
+});

@@ -1,0 +1,158 @@
+// Protocol tests of completion: the built server (dist/server.js, run `npm run build` first) over
+// stdio, driven by test/lsp/harness.ts. A `|` in a fixture marks the cursor. Includes typing
+// `"{{ steps.` into an open document (didChange) and asking for completion at once, in JSON and YAML.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { stringify as toYaml } from "yaml";
+import type { CompletionItem, CompletionList, TextEdit } from "vscode-languageserver-types";
+import { analyzeText } from "../../server/src/service/analysis";
+import { LspClient, cursor, fileUri, offsetAt } from "./harness";
+
+type Format = "json" | "yaml";
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/** A valid workflow: load → draft (multi-visit loop with check/route) → report. */
+function workflow(): Json {
+  return {
+    apiVersion: "littleworkflow.dev/v0.1",
+    kind: "Workflow",
+    metadata: { name: "lsp-completion" },
+    input: { schema: { type: "object", properties: { topic: { type: "string", description: "What to write about" } } } },
+    output: { schema: { type: "object" } },
+    permissions: { models: ["gpt-4o-mini", "claude-sonnet"], tools: ["search"] },
+    steps: [
+      {
+        id: "load", uses: "tool.call", with: { tool: "search" },
+        output: { mode: "object", schema: { type: "object", properties: { hits: { type: "array" }, total: { type: "integer", description: "Hit count" } } } },
+      },
+      {
+        id: "draft", uses: "ai.generate", maxVisits: 3,
+        with: { model: "gpt-4o-mini", prompt: "Write about {{ input.topic }}; fix {{ steps.check.lastOutput }}" },
+        output: { mode: "object", schema: { type: "object", properties: { text: { type: "string" } } } },
+      },
+      {
+        id: "check", uses: "ai.generate", maxVisits: 3, needs: ["draft"],
+        with: { model: "gpt-4o-mini", prompt: "Check {{ steps.draft.lastOutput.text }}" },
+        output: { mode: "object", schema: { type: "object", properties: { ok: { type: "boolean" } } } },
+      },
+      { id: "route", uses: "decision", maxVisits: 3, needs: ["check"], with: { cases: [{ when: "{{ steps.check.lastOutput.ok }}", to: "report" }], default: "draft" } },
+      { id: "report", uses: "ai.generate", with: { model: "gpt-4o-mini", prompt: "Report" }, output: { mode: "text" } },
+    ],
+  };
+}
+
+const render = (doc: Json, format: Format) => (format === "json" ? JSON.stringify(doc, null, 2) + "\n" : toYaml(doc, { lineWidth: 0 }));
+const uriOf = (name: string, format: Format) => fileUri(`${name}.lwir.${format}`);
+
+function labels(result: CompletionList | CompletionItem[] | null): string[] {
+  const items = result === null ? [] : Array.isArray(result) ? result : result.items;
+  return items.map((i) => i.label);
+}
+
+function itemsOf(result: CompletionList | CompletionItem[] | null): CompletionItem[] {
+  return result === null ? [] : Array.isArray(result) ? result : result.items;
+}
+
+/** Applies an item's edits (snippet placeholders expanded to their defaults) to a text. */
+function accept(text: string, item: CompletionItem): string {
+  const expand = (s: string) => s.replace(/\$\{\d+\|([^,|]*)[^}]*\|\}/g, "$1").replace(/\$\{\d+:([^}]*)\}/g, "$1").replace(/\$\{?\d+\}?/g, "").replace(/\\([$}\\])/g, "$1");
+  const edits = [item.textEdit as TextEdit, ...(item.additionalTextEdits ?? [])].map((e, i) => ({
+    start: offsetAt(text, e.range.start), end: offsetAt(text, e.range.end), text: i === 0 && item.insertTextFormat === 2 ? expand(e.newText) : e.newText,
+  })).sort((a, b) => b.start - a.start);
+  let out = text;
+  for (const e of edits) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return out;
+}
+
+describe("completion over LSP", () => {
+  let client: LspClient;
+  before(async () => { client = await LspClient.start({ initializationOptions: { settings: { validation: { delay: 0 } } } }); });
+  after(() => client.stop());
+
+  const complete = (uri: string, position: { line: number; character: number }) =>
+    client.request<CompletionList | CompletionItem[] | null>("textDocument/completion", { textDocument: { uri }, position });
+
+  for (const format of ["json", "yaml"] as const) {
+    test(`typing "{{ steps." into an open document, completion at once (${format})`, async () => {
+      const uri = uriOf("typing", format);
+      const text = render(workflow(), format);
+      client.open(uri, text);
+      await client.waitForDiagnostics(uri, { version: 1 });
+      // type the opening of a template inside report's prompt, unterminated as it is while typing
+      const anchor = format === "json" ? '"prompt": "Report"' : "prompt: Report";
+      const replacement = format === "json" ? '"prompt": "Report {{ steps.' : 'prompt: "Report {{ steps.';
+      const version = client.edit(uri, anchor, replacement);
+      const current = client.text(uri);
+      const position = client.document(uri).positionAt(current.indexOf(replacement) + replacement.length);
+      const result = await complete(uri, position);
+      assert.deepEqual(labels(result).sort(), ["check", "draft", "load", "route"]);
+      const load = itemsOf(result).find((i) => i.label === "load")!;
+      assert.equal(load.detail, "tool.call · output object");
+      assert.equal(load.additionalTextEdits?.length, 1, "accepting load adds it to report's needs");
+      // finish the expression by hand after accepting: the needs entry is there, nothing undeclared
+      const accepted = accept(current, load);
+      const finished = accepted.replace(/\{\{ steps\.load(?!\.)/, "{{ steps.load.output.total }}\"").replace('}}""', '}}"');
+      const analysis = analyzeText(finished, format);
+      assert.deepEqual(analysis.document.parseErrors.map((p) => p.message), []);
+      assert.equal(analysis.findings.filter((f) => f.code === "step.undeclared_dependency").length, 0);
+      assert.ok(version > 1);
+      client.close(uri);
+    });
+
+    test(`step properties and schema properties (${format})`, async () => {
+      const uri = uriOf("props", format);
+      const doc = workflow();
+      doc.steps[4].with.prompt = "HOLE";
+      const rendered = render(doc, format);
+      const marked = rendered.replace(format === "json" ? '"HOLE"' : "HOLE", '"{{ steps.draft.| }}"');
+      const { text, position } = cursor(marked);
+      client.open(uri, text);
+      assert.deepEqual(labels(await complete(uri, position)), ["lastOutput", "allVisits"]);
+      const version = client.edit(uri, "{{ steps.draft. }}", "{{ steps.load.output. }}");
+      assert.ok(version > 1);
+      const at = client.text(uri).indexOf("steps.load.output.") + "steps.load.output.".length;
+      const props = itemsOf(await complete(uri, client.document(uri).positionAt(at)));
+      assert.deepEqual(props.map((i) => i.label), ["hits", "total"]);
+      assert.equal(props[1].detail, "integer");
+      client.close(uri);
+    });
+
+    test(`values and new steps outside expressions (${format})`, async () => {
+      const uri = uriOf("values", format);
+      const doc = workflow();
+      doc.steps[4].with.model = "HOLE";
+      const rendered = render(doc, format);
+      const { text, position } = cursor(rendered.replace(format === "json" ? '"HOLE"' : "HOLE", format === "json" ? '"|"' : "|"));
+      client.open(uri, text);
+      const models = itemsOf(await complete(uri, position));
+      assert.deepEqual(models.map((i) => i.label), ["gpt-4o-mini", "claude-sonnet"]);
+      const withModel = accept(text, models[1]);
+      assert.deepEqual(analyzeText(withModel, format).findings.map((f) => f.code), []);
+      client.close(uri);
+
+      const stepsUri = uriOf("newstep", format);
+      const base = render(workflow(), format);
+      const marked = format === "yaml" ? base + "  - |" : base.slice(0, base.lastIndexOf("}\n  ]")) + "},\n    |\n  ]\n}\n";
+      client.open(stepsUri, render(workflow(), format));
+      await client.waitForDiagnostics(stepsUri, { version: 1 });
+      const c = cursor(marked);
+      client.change(stepsUri, 2, [{ text: c.text }]);
+      const steps = itemsOf(await complete(stepsUri, c.position));
+      assert.deepEqual(steps.map((i) => i.label), ["ai.generate step", "tool.call step", "code.run step", "parallel step", "decision step"]);
+      const added = accept(c.text, steps.find((i) => i.label === "parallel step")!);
+      const findings = analyzeText(added, format).findings.filter((f) => f.path.startsWith("$.steps[5]"));
+      assert.deepEqual(findings.map((f) => f.code), []);
+      client.close(stepsUri);
+    });
+
+    test(`an ordinary ${format} file gets no completion`, async () => {
+      const uri = fileUri(`plain.${format}`);
+      const { text, position } = cursor(format === "json" ? '{"a": "{{ steps.|"}' : 'a: "{{ steps.|"\n');
+      client.open(uri, text);
+      const result = await complete(uri, position);
+      assert.deepEqual(labels(result), []);
+      client.close(uri);
+    });
+  }
+});

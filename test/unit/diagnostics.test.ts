@@ -1,0 +1,326 @@
+// service/diagnostics.ts on its own: analysis → LSP diagnostics, the `data` quick fixes read back,
+// related information, and the YAML unquoted-template hint (catalog section 11).
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { stringify as toYaml } from "yaml";
+import { analyzeText } from "../../server/src/service/analysis";
+import {
+  FILE_TOO_LARGE, PARSE_CODE, PARSE_WARNING_CODE, SOURCE, YAML_UNQUOTED_TEMPLATE, referencesIn, sourceOffsetOf, toDiagnostics, tooLargeDiagnostic,
+  type LwirDiagnosticData,
+} from "../../server/src/service/diagnostics";
+import { type Json, aiStep, decisionStep, toolStep, withSteps } from "./lwir-fixtures";
+
+const URI = "file:///w/test.lwir.json";
+
+function json(doc: Json): string {
+  return JSON.stringify(doc, null, 2);
+}
+
+function diagnose(text: string, format: "json" | "yaml" = "json") {
+  const analysis = analyzeText(text, format);
+  return { analysis, diagnostics: toDiagnostics(analysis, { uri: URI }) };
+}
+
+const dataOf = (d: { data?: unknown }) => d.data as LwirDiagnosticData;
+
+/** The text a range covers. */
+function textAt(text: string, range: { start: { line: number; character: number }; end: { line: number; character: number } }): string {
+  const lines = text.split("\n");
+  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+  return text.slice(offset(range.start), offset(range.end));
+}
+
+describe("toDiagnostics: one diagnostic per finding", () => {
+  test("code, range, message, severity and source follow the finding", () => {
+    const doc = withSteps([aiStep("a", { with: { model: "nope", prompt: "x" } })]);
+    const { analysis, diagnostics } = diagnose(json(doc));
+    assert.equal(analysis.findings.length, 1);
+    assert.equal(diagnostics.length, 1);
+    const [d] = diagnostics;
+    const [f] = analysis.findings;
+    assert.equal(d.code, "model.disallowed");
+    assert.deepEqual(d.range, f.range);
+    assert.equal(d.message, f.message);
+    assert.equal(d.severity, 1);
+    assert.equal(d.source, SOURCE);
+    assert.deepEqual(dataOf(d), {
+      code: "model.disallowed", path: "$.steps[0].with.model", segments: ["steps", 0, "with", "model"],
+      step: { id: "a", segments: ["steps", 0] }, name: "nope", permission: "models",
+    });
+  });
+
+  test("a valid document has none", () => {
+    const { diagnostics } = diagnose(json(withSteps([aiStep("a")])));
+    assert.deepEqual(diagnostics, []);
+  });
+
+  test("parse errors become errors with code parse, and nothing is validated", () => {
+    const { analysis, diagnostics } = diagnose('{"apiVersion": "littleworkflow.dev/v0.1", "steps": [');
+    assert.ok(analysis.document.parseErrors.length > 0);
+    assert.equal(diagnostics.length, analysis.document.parseErrors.length);
+    for (const [i, d] of diagnostics.entries()) {
+      assert.equal(d.code, PARSE_CODE);
+      assert.equal(d.severity, 1);
+      assert.equal(d.source, SOURCE);
+      assert.deepEqual(d.range, analysis.document.parseErrors[i].range);
+      assert.equal(dataOf(d).code, PARSE_CODE);
+    }
+  });
+
+  test("YAML parser warnings are warnings with a code of their own, never findings", () => {
+    const text = toYaml(withSteps([aiStep("a")])).replace("kind: Workflow", "kind: !custom Workflow");
+    const { analysis, diagnostics } = diagnose(text, "yaml");
+    assert.ok(analysis.document.parseWarnings.length > 0, "the unknown tag is a parser warning");
+    const warnings = diagnostics.filter((d) => d.code === PARSE_WARNING_CODE);
+    assert.equal(warnings.length, analysis.document.parseWarnings.length);
+    assert.ok(warnings.every((d) => d.severity === 2));
+  });
+
+  test("apiVersion and kind carry their only accepted value", () => {
+    const doc = withSteps([aiStep("a")]);
+    doc.apiVersion = "littleworkflow.dev/v9";
+    doc.kind = "Flow";
+    const { diagnostics } = diagnose(json(doc));
+    const byPath = Object.fromEntries(diagnostics.map((d) => [dataOf(d).path, dataOf(d).expected]));
+    assert.deepEqual(byPath, { "$.apiVersion": "littleworkflow.dev/v0.1", "$.kind": "Workflow" });
+  });
+
+  test("tool.disallowed names the tool and the tools allow-list", () => {
+    const { diagnostics } = diagnose(json(withSteps([toolStep("t", { with: { tool: "rm" } })])));
+    const d = diagnostics.find((x) => x.code === "tool.disallowed")!;
+    assert.equal(dataOf(d).name, "rm");
+    assert.equal(dataOf(d).permission, "tools");
+  });
+
+  test("without a uri there is no related information, the data stays", () => {
+    const doc = withSteps([aiStep("a"), aiStep("a")]);
+    const analysis = analyzeText(json(doc), "json");
+    const [d] = toDiagnostics(analysis).filter((x) => x.code === "step.duplicate_id");
+    assert.equal(d.relatedInformation, undefined);
+    assert.deepEqual(dataOf(d).first, { id: "a", segments: ["steps", 0] });
+  });
+
+  test("the too-large notice", () => {
+    const d = tooLargeDiagnostic(2000, 1000);
+    assert.equal(d.code, FILE_TOO_LARGE);
+    assert.deepEqual(d.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
+    assert.match(d.message as string, /2000 bytes.*lwir\.maxFileSize.*1000/);
+    assert.deepEqual({ size: dataOf(d).size, limit: dataOf(d).limit }, { size: 2000, limit: 1000 });
+  });
+});
+
+describe("dependency findings carry the step to add and where the reference is", () => {
+  test("step.undeclared_dependency: the referencing step, the missing id, the reference span", () => {
+    const text = json(withSteps([
+      toolStep("gather"),
+      aiStep("write", { with: { model: "model-a", prompt: "Use {{ steps.gather.output.title }} now" } }),
+    ]));
+    const { diagnostics } = diagnose(text);
+    const d = diagnostics.find((x) => x.code === "step.undeclared_dependency")!;
+    const data = dataOf(d);
+    assert.equal(data.targetStepId, "gather");
+    assert.deepEqual(data.step, { id: "write", segments: ["steps", 1] });
+    assert.deepEqual(data.target, { id: "gather", segments: ["steps", 0], external: false });
+    assert.equal(data.reference?.stepId, "gather");
+    assert.equal(data.reference?.property, "output");
+    assert.equal(textAt(text, data.reference!.range!), "steps.gather.output");
+    assert.equal(d.relatedInformation?.length, 1);
+    assert.equal(d.relatedInformation![0].location.uri, URI);
+    assert.equal(textAt(text, d.relatedInformation![0].location.range), '"gather"');
+  });
+
+  test("several references in one string are paired in order; declared ones are skipped", () => {
+    const text = json(withSteps([
+      toolStep("a"), toolStep("b"), toolStep("c"),
+      aiStep("z", { needs: ["b"], with: { model: "model-a", prompt: "{{ steps.a.output }} {{ steps.b.output }} {{ steps['c'].output }}" } }),
+    ]));
+    const { diagnostics } = diagnose(text);
+    const ids = diagnostics.filter((x) => x.code === "step.undeclared_dependency").map((x) => dataOf(x).targetStepId);
+    assert.deepEqual(ids, ["a", "c"]);
+  });
+
+  test("a lastOutput read along a back edge is exempt and not paired", () => {
+    // loop: draft → critique → gate → draft; `late` reads draft.lastOutput (no back edge) and critique.
+    const steps = [
+      aiStep("draft", { maxVisits: 3, with: { model: "model-a", prompt: "{{ steps.critique.lastOutput }} {{ steps.gate2.output }}" } }),
+      aiStep("critique", { needs: ["draft"], maxVisits: 3 }),
+      decisionStep("gate", { cases: [{ when: "{{ steps.critique.lastOutput == 'ok' }}", to: "end" }], default: "draft" }, { needs: ["critique"], maxVisits: 3 }),
+      toolStep("gate2"),
+    ];
+    const { diagnostics } = diagnose(json(withSteps(steps)));
+    const undeclared = diagnostics.filter((x) => x.code === "step.undeclared_dependency");
+    assert.deepEqual(undeclared.map((x) => dataOf(x).targetStepId), ["gate2"]);
+  });
+
+  test("step.missing_dependency: the unknown id, from needs (valid-entry index, quirk 9.3) or from a reference", () => {
+    const text = json(withSteps([
+      toolStep("a"),
+      aiStep("b", { needs: ["", "a", "ghost"], with: { model: "model-a", prompt: "{{ steps.phantom.output }}" } }),
+    ]));
+    const { diagnostics } = diagnose(text);
+    const missing = diagnostics.filter((x) => x.code === "step.missing_dependency").map((x) => [dataOf(x).path, dataOf(x).targetStepId, dataOf(x).needsIndex]);
+    // The path counts valid entries only; needsIndex is the entry's index in the array as written.
+    assert.deepEqual(missing.sort(), [["$.steps[1].needs[1]", "ghost", 2], ["$.steps[1].with.prompt", "phantom", undefined]]);
+  });
+
+  test("output ambiguity: the exact `output` word, in JSON with escapes before it and in YAML", () => {
+    const steps = [
+      aiStep("draft", { maxVisits: 2 }),
+      aiStep("use", { needs: ["draft"], with: { model: "model-a", prompt: 'Line\n"quoted" then {{ steps.draft.output }} and {{ steps.draft.lastOutput }}' } }),
+    ];
+    for (const [format, text] of [["json", json(withSteps(steps))], ["yaml", toYaml(withSteps(steps))]] as const) {
+      const { diagnostics } = diagnose(text, format);
+      const d = diagnostics.find((x) => x.code === "lwir.output_ambiguous_for_multi_visit");
+      assert.ok(d, format);
+      const output = dataOf(d).output!;
+      assert.ok(output.range, `${format}: the output word is located`);
+      assert.equal(textAt(text, output.range), "output", format);
+      assert.equal(text.slice(output.start, output.end), "output", format);
+      assert.equal(textAt(text, d.relatedInformation![0].location.range), "2", `${format}: related points at maxVisits`);
+    }
+  });
+});
+
+describe("graph findings", () => {
+  test("lwir.invalid_cycle lists the members of its own component, with related information", () => {
+    const text = json(withSteps([
+      aiStep("a", { needs: ["b"] }), aiStep("b", { needs: ["a"] }),
+      aiStep("c", { needs: ["d"], maxVisits: 2 }), aiStep("d", { needs: ["c"], maxVisits: 2 }),
+      aiStep("z", { needs: ["a", "b", "c", "d"] }),
+    ]));
+    const { diagnostics } = diagnose(text);
+    const cycles = diagnostics.filter((x) => x.code === "lwir.invalid_cycle");
+    assert.equal(cycles.length, 2);
+    for (const d of cycles) {
+      const cycle = dataOf(d).cycle!;
+      const ids = cycle.steps.map((s) => s.id!);
+      // The validator's message names the same members.
+      for (const id of ids) assert.match(d.message as string, new RegExp(`\\b${id}\\b`));
+      assert.equal(cycle.reason, ids.includes("a") ? "maxVisits" : "decision");
+      assert.deepEqual(d.relatedInformation!.map((r) => textAt(text, r.location.range)).sort(), ids.map((id) => `"${id}"`).sort());
+    }
+  });
+
+  test("step.duplicate_id points at the first step with the id", () => {
+    const text = json(withSteps([aiStep("a"), aiStep("b", { needs: ["a"] }), aiStep("a")]));
+    const { diagnostics } = diagnose(text);
+    const d = diagnostics.find((x) => x.code === "step.duplicate_id")!;
+    assert.deepEqual(dataOf(d).first, { id: "a", segments: ["steps", 0] });
+    assert.equal(d.relatedInformation![0].location.range.start.line < d.range.start.line, true);
+  });
+
+  test("terminal.ambiguous lists the terminal steps", () => {
+    const text = json(withSteps([aiStep("a"), aiStep("b"), aiStep("c", { needs: ["a"] })]));
+    const { diagnostics } = diagnose(text);
+    const d = diagnostics.find((x) => x.code === "terminal.ambiguous")!;
+    assert.deepEqual(dataOf(d).terminals, [{ id: "b", segments: ["steps", 1] }, { id: "c", segments: ["steps", 2] }]);
+    assert.deepEqual(d.relatedInformation!.map((r) => textAt(text, r.location.range)), ['"b"', '"c"']);
+  });
+});
+
+describe("YAML: an unquoted {{ }} read as a mapping (catalog section 11)", () => {
+  const prompt = [
+    "apiVersion: littleworkflow.dev/v0.1",
+    "kind: Workflow",
+    "metadata: {name: paper-digest}",
+    "input: {schema: {type: object}}",
+    "output: {schema: {type: object}}",
+    "permissions: {models: [gpt-4o]}",
+    "steps:",
+    "  - id: digest",
+    "    uses: ai.generate",
+    "    with:",
+    "      model: gpt-4o",
+    "      prompt: {{ input.topic }}",
+    "    output: {mode: text}",
+    "",
+  ].join("\n");
+
+  test("a warning with its own code and the quoted replacement; the document stays valid", () => {
+    const { analysis, diagnostics } = diagnose(prompt, "yaml");
+    assert.equal(analysis.valid, true, "never a finding");
+    assert.equal(diagnostics.length, 1);
+    const [d] = diagnostics;
+    assert.equal(d.code, YAML_UNQUOTED_TEMPLATE);
+    assert.equal(d.severity, 2);
+    assert.equal(textAt(prompt, d.range), "{{ input.topic }}");
+    const data = dataOf(d);
+    assert.deepEqual(data.segments, ["steps", 0, "with", "prompt"]);
+    assert.equal(data.unquotedTemplate!.replacement, '"{{ input.topic }}"');
+    assert.equal(prompt.slice(data.unquotedTemplate!.start, data.unquotedTemplate!.end), "{{ input.topic }}");
+  });
+
+  test("single quotes when the template holds double quotes", () => {
+    const text = prompt.replace("{{ input.topic }}", "{{ coalesce(input.topic, input.x) == \"a\" }}");
+    const { diagnostics } = diagnose(text, "yaml");
+    const hint = diagnostics.find((d) => d.code === YAML_UNQUOTED_TEMPLATE)!;
+    assert.equal(dataOf(hint).unquotedTemplate!.replacement, `'{{ coalesce(input.topic, input.x) == "a" }}'`);
+  });
+
+  test("a finding on such a value says what YAML did", () => {
+    const text = [
+      "apiVersion: littleworkflow.dev/v0.1",
+      "kind: Workflow",
+      "metadata: {name: t}",
+      "input: {schema: {type: object}}",
+      "output: {schema: {type: object}}",
+      "permissions: {models: [m]}",
+      "steps:",
+      "  - id: assess",
+      "    uses: ai.generate",
+      "    with: {model: m, prompt: hi}",
+      "    output: {mode: object, schema: {type: object}}",
+      "  - id: route",
+      "    uses: decision",
+      "    needs: [assess]",
+      "    with:",
+      "      cases:",
+      "        - when: {{ steps.assess.output.urgent }}",
+      "          to: end",
+      "      default: end",
+      "",
+    ].join("\n");
+    const { diagnostics } = diagnose(text, "yaml");
+    const finding = diagnostics.find((d) => d.code === "decision.case_invalid")!;
+    assert.match(finding.message as string, /YAML read the unquoted \{\{ steps\.assess\.output\.urgent \}\} as a mapping/);
+    assert.equal(dataOf(finding).unquotedTemplate?.replacement, '"{{ steps.assess.output.urgent }}"');
+    assert.equal(diagnostics.filter((d) => d.code === YAML_UNQUOTED_TEMPLATE).length, 1);
+  });
+
+  test("quoted templates, JSON documents and mappings that do not start with {{ get nothing", () => {
+    assert.deepEqual(diagnose(prompt.replace("{{ input.topic }}", '"{{ input.topic }}"'), "yaml").diagnostics, []);
+    assert.deepEqual(diagnose(prompt.replace("{{ input.topic }}", "{ a: 1 }"), "yaml").diagnostics
+      .filter((d) => d.code === YAML_UNQUOTED_TEMPLATE), []);
+    const asJson = json({ ...withSteps([aiStep("a", { with: { model: "model-a", prompt: { "{ input.topic }": null } } })]) });
+    assert.deepEqual(diagnose(asJson).diagnostics.filter((d) => d.code === YAML_UNQUOTED_TEMPLATE), []);
+  });
+
+  test("a syntax error on a line with an unquoted {{ says why", () => {
+    const text = prompt.replace("{{ input.topic }}", "{{ input.topic }} and more");
+    const { analysis, diagnostics } = diagnose(text, "yaml");
+    assert.ok(analysis.document.parseErrors.length > 0);
+    assert.ok(diagnostics.some((d) => d.code === PARSE_CODE && /must be quoted in YAML/.test(d.message as string)));
+  });
+});
+
+describe("helpers", () => {
+  test("referencesIn: dot and bracket forms, properties, string literals skipped, unscannable strings", () => {
+    const refs = referencesIn(`a {{ steps.x.output.y }} b {{ coalesce(steps["y z"].lastOutput, 'steps.q.output') }} {{ input.steps.w }}`);
+    assert.deepEqual(refs.map((r) => [r.stepId, r.property]), [["x", "output"], ["y z", "lastOutput"], ["w", undefined]]);
+    const s = "{{ steps.x.output }}";
+    const [ref] = referencesIn(s);
+    assert.equal(s.slice(ref.propertyStart, ref.propertyEnd), "output");
+    assert.equal(s.slice(ref.start, ref.end), "steps.x.output");
+    assert.deepEqual(referencesIn("{{ steps.a.output }} }}"), []);
+    assert.deepEqual(referencesIn("{{ steps[0].output }}"), []);
+  });
+
+  test("sourceOffsetOf maps value offsets to the source spelling, or gives up when ambiguous", () => {
+    const value = 'say "hi"\n{{ steps.a.output }}';
+    const source = JSON.stringify(value);
+    const at = value.indexOf("output");
+    const mapped = sourceOffsetOf(value, source, at, at + 6)!;
+    assert.equal(source.slice(mapped, mapped + 6), "output");
+    assert.equal(sourceOffsetOf("output", '"\\u006futput"', 0, 6), undefined);
+  });
+});

@@ -1,0 +1,157 @@
+// service/workspace.ts and service/settings.ts: which documents are LWIR, the per-version analysis
+// cache with its "last good" analysis, and reading settings in every shape clients send them.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { LwirWorkspace, classifyDocument, declaresLwir, fileNameOf } from "../../server/src/service/workspace";
+import { DEFAULT_SETTINGS, readSettings, type LwirSettings } from "../../server/src/service/settings";
+
+const LWIR_JSON = '{\n  "apiVersion": "littleworkflow.dev/v0.1",\n  "kind": "Workflow"\n}\n';
+const LWIR_YAML = "# a workflow\napiVersion: littleworkflow.dev/v0.1\nkind: Workflow\n";
+const MB8 = DEFAULT_SETTINGS.maxFileSize;
+
+function doc(uri: string, text: string, languageId = "plaintext", version = 1) {
+  return TextDocument.create(uri, languageId, version, text);
+}
+
+describe("classifyDocument: which documents are LWIR", () => {
+  test("by name, whatever the content and language id", () => {
+    assert.deepEqual(classifyDocument(doc("file:///a/x.lwir.json", "[]", "json"), MB8), { kind: "lwir", format: "json" });
+    assert.deepEqual(classifyDocument(doc("file:///a/x.lwir.yaml", "", "plaintext"), MB8), { kind: "lwir", format: "yaml" });
+    assert.deepEqual(classifyDocument(doc("file:///a/x.lwir.yml", "a: 1", "yaml"), MB8), { kind: "lwir", format: "yaml" });
+    assert.deepEqual(classifyDocument(doc("file:///a/x.LWIR.JSON", "{}", "json"), MB8), { kind: "lwir", format: "json" });
+  });
+
+  test("by a top-level apiVersion in a JSON or YAML document", () => {
+    assert.deepEqual(classifyDocument(doc("file:///a/flow.json", LWIR_JSON, "json"), MB8), { kind: "lwir", format: "json" });
+    assert.deepEqual(classifyDocument(doc("untitled:Untitled-1", LWIR_JSON, "jsonc"), MB8), { kind: "lwir", format: "json" });
+    assert.deepEqual(classifyDocument(doc("file:///a/flow.yaml", LWIR_YAML, "yaml"), MB8), { kind: "lwir", format: "yaml" });
+    assert.deepEqual(classifyDocument(doc("file:///a/flow.yml", LWIR_YAML), MB8), { kind: "lwir", format: "yaml" }, "by extension");
+    assert.deepEqual(classifyDocument(doc("file:///a/flow.yaml", "{apiVersion: 'littleworkflow.dev/v0.1'}", "yaml"), MB8),
+      { kind: "lwir", format: "yaml" }, "YAML flow mapping");
+  });
+
+  test("ordinary documents are ignored", () => {
+    const ignored = { kind: "ignored" };
+    assert.deepEqual(classifyDocument(doc("file:///a/package.json", '{"name": "x"}', "json"), MB8), ignored);
+    assert.deepEqual(classifyDocument(doc("file:///a/k8s.yaml", "apiVersion: apps/v1\nkind: Deployment\n", "yaml"), MB8), ignored);
+    assert.deepEqual(classifyDocument(doc("file:///a/notes.txt", LWIR_YAML, "plaintext"), MB8), ignored, "not JSON or YAML");
+    assert.deepEqual(classifyDocument(doc("file:///a/flow.md", LWIR_YAML, "markdown"), MB8), ignored);
+  });
+
+  test("only the top level counts", () => {
+    const nested = '{"items": [{"apiVersion": "littleworkflow.dev/v0.1"}]}';
+    assert.deepEqual(classifyDocument(doc("file:///a/list.json", nested, "json"), MB8), { kind: "ignored" });
+    const inString = '{"note": "\\"apiVersion\\": \\"littleworkflow.dev/v0.1\\""}';
+    assert.deepEqual(classifyDocument(doc("file:///a/s.json", inString, "json"), MB8), { kind: "ignored" });
+    const array = '[{"apiVersion": "littleworkflow.dev/v0.1"}]';
+    assert.deepEqual(classifyDocument(doc("file:///a/arr.json", array, "json"), MB8), { kind: "ignored" });
+    const indented = "spec:\n  apiVersion: littleworkflow.dev/v0.1\n";
+    assert.deepEqual(classifyDocument(doc("file:///a/i.yaml", indented, "yaml"), MB8), { kind: "ignored" });
+    const laterKey = '{"a": {"b": [1, {"c": "}"}]}, // }\n "apiVersion": "littleworkflow.dev/v0.1"}';
+    assert.deepEqual(classifyDocument(doc("file:///a/c.json", laterKey, "jsonc"), MB8), { kind: "lwir", format: "json" });
+  });
+
+  test("above maxFileSize: too large, with the UTF-8 size", () => {
+    const big = LWIR_JSON + " ".repeat(200);
+    assert.deepEqual(classifyDocument(doc("file:///a/flow.json", big, "json"), 100), { kind: "tooLarge", format: "json", size: big.length, limit: 100 });
+    const multibyte = '{"apiVersion": "littleworkflow.dev/v0.1", "x": "' + "é".repeat(40) + '"}';
+    const state = classifyDocument(doc("file:///a/m.lwir.json", multibyte, "json"), multibyte.length + 10);
+    assert.deepEqual(state, { kind: "tooLarge", format: "json", size: multibyte.length + 40, limit: multibyte.length + 10 });
+    assert.deepEqual(classifyDocument(doc("file:///a/package.json", '{"name": "' + "x".repeat(500) + '"}', "json"), 100), { kind: "ignored" });
+  });
+
+  test("declaresLwir searches only the given prefix", () => {
+    const text = '{"a": "' + "x".repeat(1000) + '", "apiVersion": "littleworkflow.dev/v0.1"}';
+    assert.equal(declaresLwir(text, "json", text.length), true);
+    assert.equal(declaresLwir(text, "json", 500), false);
+  });
+
+  test("fileNameOf", () => {
+    assert.equal(fileNameOf("file:///a/b/my%20flow.lwir.yaml?x=1#frag"), "my flow.lwir.yaml");
+    assert.equal(fileNameOf("untitled:Untitled-1"), "untitled:Untitled-1");
+  });
+});
+
+describe("LwirWorkspace: one analysis per version, and the last good one", () => {
+  function setup(settings: LwirSettings = DEFAULT_SETTINGS) {
+    const docs = new Map<string, TextDocument>();
+    const workspace = new LwirWorkspace({ get: (uri) => docs.get(uri) }, () => settings);
+    return { docs, workspace };
+  }
+
+  test("the same analysis object until the version changes", () => {
+    const { docs, workspace } = setup();
+    const uri = "file:///a/x.lwir.json";
+    docs.set(uri, doc(uri, LWIR_JSON, "json", 1));
+    const first = workspace.getAnalysis(uri);
+    assert.ok(first);
+    assert.equal(workspace.getAnalysis(uri), first);
+    docs.set(uri, TextDocument.update(docs.get(uri)!, [{ text: LWIR_JSON.replace("Workflow", "Flow") }], 2));
+    const second = workspace.getAnalysis(uri);
+    assert.notEqual(second, first);
+    assert.ok(second!.findings.some((f) => f.code === "schema.invalid" && f.path === "$.kind"));
+  });
+
+  test("a broken version keeps the last good analysis", () => {
+    const { docs, workspace } = setup();
+    const uri = "file:///a/x.lwir.json";
+    docs.set(uri, doc(uri, LWIR_JSON, "json", 1));
+    const good = workspace.getAnalysis(uri)!;
+    assert.equal(workspace.getLastGood(uri), good);
+    docs.set(uri, TextDocument.update(docs.get(uri)!, [{ text: '{"apiVersion": "littleworkflow.dev/v0.1", "steps": [' }], 2));
+    const broken = workspace.getAnalysis(uri)!;
+    assert.ok(broken.document.parseErrors.length > 0);
+    assert.equal(workspace.getLastGood(uri), good);
+    workspace.forget(uri);
+    assert.equal(workspace.getLastGood(uri), undefined);
+  });
+
+  test("documents that are not open, not LWIR, or too large have no analysis", () => {
+    const { docs, workspace } = setup({ ...DEFAULT_SETTINGS, maxFileSize: 50 });
+    assert.equal(workspace.getAnalysis("file:///nope.lwir.json"), undefined);
+    assert.equal(workspace.getState("file:///nope.lwir.json"), undefined);
+    docs.set("file:///a/package.json", doc("file:///a/package.json", "{}", "json"));
+    assert.equal(workspace.getAnalysis("file:///a/package.json"), undefined);
+    assert.deepEqual(workspace.getState("file:///a/package.json"), { kind: "ignored" });
+    docs.set("file:///a/x.lwir.json", doc("file:///a/x.lwir.json", LWIR_JSON, "json"));
+    assert.equal(workspace.getAnalysis("file:///a/x.lwir.json"), undefined);
+    assert.equal(workspace.getState("file:///a/x.lwir.json")?.kind, "tooLarge");
+  });
+
+  test("a changed size limit re-classifies without re-analysing", () => {
+    let settings: LwirSettings = DEFAULT_SETTINGS;
+    const docs = new Map<string, TextDocument>();
+    const workspace = new LwirWorkspace({ get: (uri) => docs.get(uri) }, () => settings);
+    const uri = "file:///a/x.lwir.json";
+    docs.set(uri, doc(uri, LWIR_JSON, "json"));
+    const analysis = workspace.getAnalysis(uri);
+    settings = { ...settings, maxFileSize: 10 };
+    assert.equal(workspace.getState(uri)?.kind, "tooLarge");
+    settings = DEFAULT_SETTINGS;
+    assert.equal(workspace.getState(uri)?.kind, "lwir");
+    assert.ok(workspace.getAnalysis(uri));
+    assert.notEqual(analysis, undefined);
+  });
+});
+
+describe("readSettings", () => {
+  test("defaults", () => {
+    assert.deepEqual(readSettings(undefined), { validation: { enable: true, delay: 150 }, maxFileSize: 8388608 });
+    assert.deepEqual(readSettings(null), DEFAULT_SETTINGS);
+  });
+
+  test("nested, dotted and wrapped shapes", () => {
+    const expected = { validation: { enable: false, delay: 0 }, maxFileSize: 1000 };
+    assert.deepEqual(readSettings({ validation: { enable: false, delay: 0 }, maxFileSize: 1000 }), expected);
+    assert.deepEqual(readSettings({ "validation.enable": false, "validation.delay": 0, maxFileSize: 1000 }), expected);
+    assert.deepEqual(readSettings({ lwir: { validation: { enable: false, delay: 0 }, maxFileSize: 1000 } }), expected);
+    assert.deepEqual(readSettings({ "lwir.validation.enable": false, "lwir.validation.delay": 0, "lwir.maxFileSize": 1000 }), expected);
+  });
+
+  test("ill-typed values keep the base; missing values keep the base", () => {
+    const base = { validation: { enable: false, delay: 10 }, maxFileSize: 5 };
+    assert.deepEqual(readSettings({ validation: { enable: "no", delay: -1 }, maxFileSize: "big" }, base), base);
+    assert.deepEqual(readSettings({ validation: { delay: 20 } }, base), { ...base, validation: { enable: false, delay: 20 } });
+  });
+});
