@@ -10,8 +10,8 @@ import { spawnSync } from "node:child_process";
 const files = process.argv.slice(2);
 const dir = mkdtempSync(join(tmpdir(), "lwir-test-"));
 const outs = [];
-for (const f of files) {
-  const outfile = join(dir, basename(f).replace(/\.ts$/, ".js"));
+for (const [i, f] of files.entries()) {
+  const outfile = join(dir, `${i}-${basename(f).replace(/\.ts$/, ".js")}`);
   await build({ entryPoints: [f], bundle: true, platform: "node", format: "cjs", target: "node20", outfile, mainFields: ["module", "main"],
     sourcemap: "inline", logLevel: "warning" });
   outs.push(outfile);
