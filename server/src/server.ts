@@ -23,7 +23,7 @@ import {
 } from "vscode-languageserver";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { internalErrorDiagnostic, toDiagnostics, tooLargeDiagnostic } from "./service/diagnostics";
-import { provideCompletion } from "./service/completion";
+import { provideCompletion, provideCompletionFromText } from "./service/completion";
 import { provideCodeActions } from "./service/codeActions";
 import { DEFAULT_SETTINGS, readSettings, type LwirSettings } from "./service/settings";
 import { LwirWorkspace } from "./service/workspace";
@@ -270,9 +270,16 @@ export function startServer(connection: Connection): void {
 
   connection.onCompletion(documentRequest("completion", (params) => {
     const uri = params.textDocument.uri;
-    const analysis = workspace.getAnalysis(uri);
-    if (!analysis) return null; // not LWIR (or too large): leave the answer to other extensions
-    return provideCompletion(analysis, workspace.getLastGood(uri), params.position, settings);
+    const state = workspace.getState(uri);
+    if (state?.kind !== "lwir") return null; // not LWIR (or too large): leave the answer to other extensions
+    // Right after an edit the new version is not analysed yet: answer from its text and the last good
+    // analysis rather than wait for a full parse (the next validation analyses it anyway).
+    const current = workspace.peekAnalysis(uri);
+    const lastGood = workspace.getLastGood(uri);
+    if (!current && lastGood) return provideCompletionFromText(documents.get(uri)!.getText(), state.format, lastGood, params.position);
+    const analysis = current ?? workspace.getAnalysis(uri);
+    if (!analysis) return null;
+    return provideCompletion(analysis, lastGood, params.position, settings);
   }));
 
   connection.onCodeAction(documentRequest("codeAction", (params) => {

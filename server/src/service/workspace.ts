@@ -62,6 +62,15 @@ export class LwirWorkspace {
   }
 
   /**
+   * The analysis of the current version if it has already been computed; never computes one, so a
+   * request that can answer from the text and an older analysis (completion) never waits for a parse.
+   */
+  peekAnalysis(uri: string): Analysis | undefined {
+    const entry = this.entry(uri);
+    return entry && entry.state.kind === "lwir" ? entry.analysis : undefined;
+  }
+
+  /**
    * The most recent analysis of this document whose text parsed without errors (possibly the
    * current one): what completion reads while the document is broken mid-typing.
    */
