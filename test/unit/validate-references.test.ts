@@ -683,3 +683,44 @@ describe("lwir.invalid_cycle (catalog 3.4)", () => {
     expectValid(withSteps(steps));
   });
 });
+
+describe("finding details: the facts behind a finding, for the editor", () => {
+  const detailsOf = (doc: Json, code: string) => validate(doc).findings.filter((f) => f.code === code).map((f) => f.details);
+
+  test("a reference: the target, the reading step, the string and the offsets; none for a missing target", () => {
+    const prompt = "Use {{ steps.a.output }} and {{ steps.ghost.output }}";
+    const doc = withSteps([toolStep("a"), reader("b", prompt)]);
+    assert.deepEqual(detailsOf(doc, "step.undeclared_dependency"), [{
+      kind: "reference", stepId: "a", property: "output", target: ["steps", 0], external: false,
+      from: ["steps", 1], stringPath: ["steps", 1, "with", "prompt"], start: 7, end: 21,
+    }]);
+    assert.equal(prompt.slice(7, 21), "steps.a.output");
+    const [missing] = detailsOf(doc, "step.missing_dependency");
+    assert.ok(missing?.kind === "reference" && missing.target === undefined && missing.stepId === "ghost");
+  });
+
+  test("a body step reading its parent's dependency: external", () => {
+    const doc = withSteps([toolStep("a"), parallelStep("fan", [reader("one", "{{ item.x }} {{ steps.a.output }}")], { needs: ["a"] })]);
+    const [d] = detailsOf(doc, "step.undeclared_dependency");
+    assert.ok(d?.kind === "reference");
+    assert.deepEqual([d.target, d.external, d.from], [["steps", 0], true, ["steps", 1, "steps", 0]]);
+  });
+
+  test("a needs entry: its index as written (the path counts valid entries only)", () => {
+    assert.deepEqual(detailsOf(withSteps([aiStep("a", { needs: ["", "ghost"] })]), "step.missing_dependency"),
+      [{ kind: "needsEntry", stepId: "ghost", needsIndex: 1 }]);
+  });
+
+  test("a cycle: its members, and those below maxVisits 2", () => {
+    const doc = withSteps([aiStep("a", { needs: ["b"] }), aiStep("b", { needs: ["a"], maxVisits: 2 }), aiStep("z", { needs: ["a", "b"] })]);
+    const [d] = detailsOf(doc, "lwir.invalid_cycle");
+    assert.ok(d?.kind === "cycle" && d.reason === "maxVisits");
+    assert.deepEqual([[...d.cycle].sort(), d.below], [[["steps", 0], ["steps", 1]], [["steps", 0]]]);
+  });
+
+  test("a duplicate id: the first step; ambiguous terminals: every one", () => {
+    const doc = withSteps([aiStep("a"), aiStep("b"), aiStep("a")]);
+    assert.deepEqual(detailsOf(doc, "step.duplicate_id"), [{ kind: "duplicateId", first: ["steps", 0] }]);
+    assert.deepEqual(detailsOf(doc, "terminal.ambiguous"), [{ kind: "terminals", terminals: [["steps", 0], ["steps", 1], ["steps", 2]] }]);
+  });
+});

@@ -27,6 +27,13 @@ export function segmentsOf(path: Path): PathSegment[] {
   return out.reverse();
 }
 
+/** The linked path of plain segments (none quoted), e.g. to write segments from elsewhere with pathString. */
+export function pathOfSegments(segments: readonly PathSegment[]): Path {
+  let path = ROOT;
+  for (const seg of segments) path = { parent: path, seg };
+  return path;
+}
+
 /** `$`, `.key` unescaped, `[i]`, and `files["name"]` for quoted segments. */
 export function pathString(path: Path): string {
   const parts: string[] = [];
@@ -36,4 +43,16 @@ export function pathString(path: Path): string {
     else parts.push(`.${p.seg}`);
   }
   return "$" + parts.reverse().join("");
+}
+
+/** The value at a path of segments (own properties only), or undefined when something on the way is absent. */
+export function valueAt(root: unknown, segments: readonly PathSegment[]): unknown {
+  let node = root;
+  for (const seg of segments) {
+    if (typeof seg === "number") node = Array.isArray(node) ? node[seg] : undefined;
+    else node = typeof node === "object" && node !== null && !Array.isArray(node) && Object.prototype.hasOwnProperty.call(node, seg)
+      ? (node as Record<string, unknown>)[seg] : undefined;
+    if (node === undefined) return undefined;
+  }
+  return node;
 }

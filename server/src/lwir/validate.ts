@@ -6,7 +6,7 @@ import { checkTemplateString, checkWholeTemplate, stepReferencesOf } from "./exp
 import { sha256Hex } from "./sha256";
 import { isCycle, reaches, stronglyConnected, type Graph } from "./graph";
 import { type Path, ROOT, fileKey, index, key, pathString, segmentsOf } from "./path";
-import type { Finding, ValidationResult } from "./types";
+import type { Finding, FindingDetails, ReferenceDetails, ValidationResult } from "./types";
 
 export const API_VERSION = "littleworkflow.dev/v0.1";
 export const KIND = "Workflow";
@@ -82,6 +82,9 @@ interface Reference {
   stepId: string;
   property: string | undefined;
   path: Path;
+  /** Offsets of the reference in the string's value. */
+  start: number;
+  end: number;
 }
 
 class Validator {
@@ -89,8 +92,11 @@ class Validator {
   models: string[] | undefined;
   tools: string[] | undefined;
 
-  report(code: string, path: Path, message: string): void {
-    this.findings.push({ severity: "error", code, path: pathString(path), segments: segmentsOf(path), message });
+  /** `details` is built by the caller only when reporting, so the hot paths never materialise segments. */
+  report(code: string, path: Path, message: string, details?: FindingDetails): void {
+    const finding: Finding = { severity: "error", code, path: pathString(path), segments: segmentsOf(path), message };
+    if (details) finding.details = details;
+    this.findings.push(finding);
   }
 
   run(doc: unknown): void {
@@ -199,7 +205,10 @@ class Validator {
         continue;
       }
       const id = step.id as string;
-      if (seen.has(id)) this.report("step.duplicate_id", key(path, "id"), `Another step in this list already has the id "${id}"; the first one wins.`);
+      if (seen.has(id)) {
+        this.report("step.duplicate_id", key(path, "id"), `Another step in this list already has the id "${id}"; the first one wins.`,
+          { kind: "duplicateId", first: segmentsOf(declared.get(id)!.path) });
+      }
       seen.add(id);
       this.needsShape(step, path);
       this.step(step, path, ctx, declared);
@@ -340,7 +349,7 @@ class Validator {
     if (!isNonEmptyString(name)) {
       this.report(`${field}.missing`, path, `with.${field} is required and must be a non-empty string.`);
     } else if (!allowList || !allowList.includes(name)) {
-      this.report(`${field}.disallowed`, path, `The ${field} "${name}" is not listed in permissions.${plural}.`);
+      this.report(`${field}.disallowed`, path, `The ${field} "${name}" is not listed in permissions.${plural}.`, { kind: "name", name });
     }
   }
 
@@ -480,7 +489,7 @@ class Validator {
       if (!isNonEmptyString(fixer.model)) {
         this.report("fixer.model.missing", modelPath, "fixer.model is required and must be a non-empty string.");
       } else if (!this.models || !this.models.includes(fixer.model)) {
-        this.report("fixer.model.disallowed", modelPath, `The model "${fixer.model}" is not listed in permissions.models.`);
+        this.report("fixer.model.disallowed", modelPath, `The model "${fixer.model}" is not listed in permissions.models.`, { kind: "name", name: fixer.model });
       }
       if (!(isInteger(fixer.maxAttempts) && fixer.maxAttempts >= 1)) {
         this.report("fixer.max_attempts_invalid", key(fixerPath, "maxAttempts"), "fixer.maxAttempts must be an integer of at least 1.");
@@ -583,7 +592,8 @@ class Validator {
     const needsPath = key(info.path, "needs");
     info.needs.forEach((id, k) => {
       if (!declared.has(id) && !ctx.external.has(id)) {
-        this.report("step.missing_dependency", index(needsPath, k), `needs names "${id}", which is not a step of this list${ctx.topLevel ? "" : " nor one the parallel step needs"}.`);
+        this.report("step.missing_dependency", index(needsPath, k), `needs names "${id}", which is not a step of this list${ctx.topLevel ? "" : " nor one the parallel step needs"}.`,
+          { kind: "needsEntry", stepId: id, needsIndex: writtenIndex(info.step.needs as unknown[], k) });
       }
     });
     const refs: Reference[] = [];
@@ -593,22 +603,26 @@ class Validator {
       const local = declared.get(ref.stepId);
       const target = local ?? ctx.external.get(ref.stepId);
       if (!target) {
-        this.report("step.missing_dependency", ref.path, `steps.${ref.stepId} names no step this step can read${ctx.topLevel ? "" : " (a body step can read its own list and the steps its parallel step needs)"}.`);
+        this.report("step.missing_dependency", ref.path, `steps.${ref.stepId} names no step this step can read${ctx.topLevel ? "" : " (a body step can read its own list and the steps its parallel step needs)"}.`,
+          referenceDetails(ref, info, undefined, false));
         continue;
       }
       const output = target.step.output;
       if (isObject(output) && output.mode === "json" && output.schema === undefined) {
         this.report("output.missing_schema", key(key(target.path, "output"), "schema"),
-          `Step "${target.id}" has output mode "json" without a schema, but other steps read its output; add a schema.`);
+          `Step "${target.id}" has output mode "json" without a schema, but other steps read its output; add a schema.`,
+          referenceDetails(ref, info, target, local === undefined));
       }
       if (ref.property === "output" && jsGreater(target.step.maxVisits, 1)) {
         this.report("lwir.output_ambiguous_for_multi_visit", ref.path,
-          `Step "${target.id}" can run more than once (maxVisits ${String(target.step.maxVisits)}); read steps.${target.id}.lastOutput or .allVisits instead of .output.`);
+          `Step "${target.id}" can run more than once (maxVisits ${String(target.step.maxVisits)}); read steps.${target.id}.lastOutput or .allVisits instead of .output.`,
+          referenceDetails(ref, info, target, local === undefined));
       }
       if (!info.needs.includes(ref.stepId)) {
         const backEdge = (ref.property === "lastOutput" || ref.property === "allVisits") && local !== undefined && reaches(graph, local.node, info.node);
         if (!backEdge) {
-          this.report("step.undeclared_dependency", ref.path, `This step reads steps.${ref.stepId} but does not list "${ref.stepId}" in its needs.`);
+          this.report("step.undeclared_dependency", ref.path, `This step reads steps.${ref.stepId} but does not list "${ref.stepId}" in its needs.`,
+            referenceDetails(ref, info, target, local === undefined));
         }
       }
     }
@@ -626,7 +640,8 @@ class Validator {
       for (const need of info.needs) {
         if (guarded(need)) {
           this.report("lwir.decision_target_referenced_by_needs", key(info.path, "needs"),
-            `"${need}" is a decision target with needs of its own, so it may never run and this step could wait forever.`);
+            `"${need}" is a decision target with needs of its own, so it may never run and this step could wait forever.`,
+            { kind: "guardedTarget", stepId: need, target: segmentsOf(declared.get(need)!.path) });
         }
       }
     }
@@ -636,10 +651,11 @@ class Validator {
     for (const component of stronglyConnected(graph)) {
       if (!isCycle(graph, component)) continue;
       const names = component.map((n) => infos[n].id);
-      const short = component.filter((n) => jsLess(infos[n].step.maxVisits ?? 1, 2)).map((n) => infos[n].id);
+      const short = component.filter((n) => jsLess(infos[n].step.maxVisits ?? 1, 2));
       if (short.length > 0) {
         this.report("lwir.invalid_cycle", listPath,
-          `Every step on a cycle needs maxVisits of at least 2; the cycle ${names.join(" → ")} has ${short.join(", ")} below 2.`);
+          `Every step on a cycle needs maxVisits of at least 2; the cycle ${names.join(" → ")} has ${short.map((n) => infos[n].id).join(", ")} below 2.`,
+          { kind: "cycle", reason: "maxVisits", cycle: component.map((n) => segmentsOf(infos[n].path)), below: short.map((n) => segmentsOf(infos[n].path)) });
         continue;
       }
       // Without its decision steps, does the component still hold a cycle? (A small subgraph of its own.)
@@ -649,7 +665,8 @@ class Validator {
       for (const part of stronglyConnected(sub)) {
         if (isCycle(sub, part)) {
           this.report("lwir.invalid_cycle", listPath,
-            `The cycle ${part.map((i) => infos[rest[i]].id).join(" → ")} has no decision step to end it.`);
+            `The cycle ${part.map((i) => infos[rest[i]].id).join(" → ")} has no decision step to end it.`,
+            { kind: "cycle", reason: "decision", cycle: part.map((i) => segmentsOf(infos[rest[i]].path)) });
         }
       }
     }
@@ -657,22 +674,53 @@ class Validator {
 
   /** 3.1: more than one top-level step that nothing needs and no decision targets. */
   terminals(entries: unknown[], stepsPath: Path): void {
-    const needed = new Set<string>();
-    const targets = new Set<string>();
-    for (const e of entries) {
-      if (!isObject(e)) continue;
-      if (Array.isArray(e.needs)) for (const n of e.needs) if (typeof n === "string") needed.add(n);
-      if (e.uses === "decision") for (const t of decisionTargets(e)) targets.add(t);
-    }
-    const terminal: string[] = [];
-    for (const e of entries) {
-      if (isObject(e) && typeof e.id === "string" && e.uses !== "decision" && !needed.has(e.id) && !targets.has(e.id)) terminal.push(e.id);
-    }
-    if (terminal.length > 1) {
+    const indexes = terminalIndexes(entries);
+    if (indexes.length > 1) {
+      const terminal = indexes.map((i) => (entries[i] as Obj).id as string);
       this.report("terminal.ambiguous", stepsPath,
-        `Exactly one final step must produce the workflow's output, but ${terminal.length} steps are needed by no other step: ${terminal.map((t) => JSON.stringify(t)).join(", ")}.`);
+        `Exactly one final step must produce the workflow's output, but ${terminal.length} steps are needed by no other step: ${terminal.map((t) => JSON.stringify(t)).join(", ")}.`,
+        { kind: "terminals", terminals: indexes.map((i) => segmentsOf(index(stepsPath, i))) });
     }
   }
+}
+
+/**
+ * Indexes of the "terminal" entries of a top-level list (catalog 3.1): objects with a string id (any,
+ * even invalid or duplicated), not decisions, named in no entry's needs and targeted by no decision.
+ */
+export function terminalIndexes(entries: unknown[]): number[] {
+  const needed = new Set<string>();
+  const targets = new Set<string>();
+  for (const e of entries) {
+    if (!isObject(e)) continue;
+    if (Array.isArray(e.needs)) for (const n of e.needs) if (typeof n === "string") needed.add(n);
+    if (e.uses === "decision") for (const t of decisionTargets(e)) targets.add(t);
+  }
+  const out: number[] = [];
+  entries.forEach((e, i) => {
+    if (isObject(e) && typeof e.id === "string" && e.uses !== "decision" && !needed.has(e.id) && !targets.has(e.id)) out.push(i);
+  });
+  return out;
+}
+
+/** The index, in the array as written, of the k-th valid needs entry (finding paths count valid entries only, catalog 9.3). */
+function writtenIndex(needs: unknown[], k: number): number {
+  let valid = -1;
+  return needs.findIndex((e) => isNonEmptyString(e) && ++valid === k);
+}
+
+/** Details of a reference finding; called only when one is reported. */
+function referenceDetails(ref: Reference, reader: StepInfo, target: StepInfo | undefined, external: boolean): ReferenceDetails {
+  return {
+    kind: "reference",
+    stepId: ref.stepId,
+    ...(ref.property !== undefined ? { property: ref.property } : {}),
+    ...(target ? { target: segmentsOf(target.path), external } : {}),
+    from: segmentsOf(reader.path),
+    stringPath: segmentsOf(ref.path),
+    start: ref.start,
+    end: ref.end,
+  };
 }
 
 /** Valid needs entries: the non-empty strings of a needs array, in order. */
@@ -718,7 +766,7 @@ function collectReferences(value: unknown, path: Path, out: Reference[]): void {
     const [v, p] = stack.pop()!;
     if (typeof v === "string") {
       if (v.indexOf("steps") === -1) continue;
-      for (const r of stepReferencesOf(v)) out.push({ stepId: r.stepId, property: r.property, path: p });
+      for (const r of stepReferencesOf(v)) out.push({ stepId: r.stepId, property: r.property, path: p, start: r.start, end: r.end });
     } else if (Array.isArray(v)) {
       for (let k = v.length - 1; k >= 0; k--) stack.push([v[k], index(p, k)]);
     } else if (isObject(v)) {

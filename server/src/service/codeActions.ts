@@ -3,6 +3,7 @@
 // analysis, writes a minimal edit (service/edits.ts), and is offered only when it leaves the document
 // cleaner: the targeted finding gone and no new one. Where that cannot be promised (a needs entry that
 // would close a cycle, maxVisits on a cycle that also lacks a decision step), nothing is offered.
+import { valueAt } from "../lwir/path";
 import {
   CodeActionKind,
   type CodeAction,
@@ -410,15 +411,6 @@ function stringsIn(value: unknown, base: PathSegment[]): Array<{ value: string; 
 
 // ---- small helpers ----------------------------------------------------------------------------------
 
-function valueAt(root: unknown, segments: readonly PathSegment[]): unknown {
-  let node = root;
-  for (const seg of segments) {
-    if (typeof seg === "number") node = Array.isArray(node) ? node[seg] : undefined;
-    else node = isObject(node) && Object.prototype.hasOwnProperty.call(node, seg) ? node[seg] : undefined;
-    if (node === undefined) return undefined;
-  }
-  return node;
-}
 
 function sameSegments(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
   return a.length === b.length && a.every((s, i) => s === b[i]);

@@ -1,7 +1,8 @@
 // Analysis → LSP diagnostics: one per parse error, one per finding, plus editor-only hints that are
 // never findings (catalog section 11). Each diagnostic carries `data` with what a quick fix needs,
-// read from the parsed value and the finding's path (no re-parsing, no re-validation), so code
-// actions never re-run analysis.
+// read from the facts the validator attached to the finding (`Finding.details`) and the parsed value
+// (no re-parsing, no re-validation, no second step graph), so code actions never re-run analysis.
+import { pathOfSegments, pathString, valueAt } from "../lwir/path";
 import {
   DiagnosticSeverity,
   type Diagnostic,
@@ -9,9 +10,8 @@ import {
   type Range,
 } from "vscode-languageserver-types";
 import type { LwirDocument } from "../document/types";
-import type { PathSegment } from "../lwir/types";
-import { API_VERSION, KIND, decisionTargets, stepIdProblem, validNeeds } from "../lwir/validate";
-import { isCycle, reaches, stronglyConnected, type Graph } from "../lwir/graph";
+import type { PathSegment, ReferenceDetails } from "../lwir/types";
+import { API_VERSION, KIND, isObject } from "../lwir/validate";
 import type { Analysis, RangedFinding } from "./analysis";
 
 export const SOURCE = "lwir";
@@ -145,17 +145,11 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
   }
   const context = new FindingContext(doc, options);
   const hints = doc.format === "yaml" ? findUnquotedTemplates(doc) : [];
-  const seen = new Map<string, number>();
   for (const finding of analysis.findings) {
-    // Several findings can share code and path (one per reference, per component…): the k-th one
-    // is paired with the k-th candidate the context computes for that code and path.
-    const key = finding.code + "\u0000" + finding.path;
-    const nth = seen.get(key) ?? 0;
-    seen.set(key, nth + 1);
     const data: LwirDiagnosticData = { ...passThrough(finding), code: finding.code, path: finding.path, segments: finding.segments };
     const related: DiagnosticRelatedInformation[] = [];
     try {
-      context.describe(finding, nth, data, related);
+      context.describe(finding, data, related);
     } catch {
       // The extra data is a convenience: a surprise in an odd document must not cost the diagnostic.
     }
@@ -185,7 +179,7 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
       source: SOURCE,
       code: YAML_UNQUOTED_TEMPLATE,
       message: `YAML reads the unquoted ${shorten(hint.template.text)} as a mapping, not as a template string; write ${shorten(hint.template.replacement)}.`,
-      data: { code: YAML_UNQUOTED_TEMPLATE, path: pathString(hint.segments), segments: hint.segments, unquotedTemplate: hint.template } satisfies LwirDiagnosticData,
+      data: { code: YAML_UNQUOTED_TEMPLATE, path: pathString(pathOfSegments(hint.segments)), segments: hint.segments, unquotedTemplate: hint.template } satisfies LwirDiagnosticData,
     });
   }
   return out;
@@ -218,124 +212,82 @@ export function internalErrorDiagnostic(error: unknown): Diagnostic {
 
 // ---- what a finding is about ----------------------------------------------------------------------
 
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-
-interface DeclaredStep {
-  id: string;
-  step: Obj;
-  segments: PathSegment[];
-  node: number;
-  needs: string[];
-}
-
-interface ListScope {
-  segments: PathSegment[];
-  entries: unknown[];
-  declared: Map<string, DeclaredStep>;
-  infos: DeclaredStep[];
-  /** Steps of enclosing lists a body may read (catalog 3.4). */
-  external: Map<string, DeclaredStep>;
-  graph?: Graph;
-}
-
-/** Lazily derived facts about lists and steps, shared by all findings of one analysis. */
+/** Turns a finding's details into `data` and related information; step ids come from the parsed value. */
 class FindingContext {
-  private readonly lists = new Map<string, ListScope | undefined>();
   private readonly value: unknown;
 
   constructor(private readonly doc: LwirDocument, private readonly options: DiagnosticOptions) {
     this.value = doc.value;
   }
 
-  describe(f: RangedFinding, nth: number, data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
+  describe(f: RangedFinding, data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
     const stepSegments = stepPrefix(f.segments);
     if (stepSegments) data.step = this.stepRef(stepSegments);
-    switch (f.code) {
-      case "step.undeclared_dependency":
-      case "step.missing_dependency":
-      case "lwir.output_ambiguous_for_multi_visit":
-        if (stepSegments) this.reference(f, nth, stepSegments, data, related);
+    const d = f.details;
+    switch (d?.kind) {
+      case "reference":
+        // output.missing_schema (reference form) sits on the read step, not on the string: nothing to add.
+        if (f.code !== "output.missing_schema") this.reference(f.code, d, data, related);
         break;
-      case "lwir.invalid_cycle":
-        this.cycle(f, nth, data, related);
+      case "needsEntry":
+        data.targetStepId = d.stepId;
+        data.needsIndex = d.needsIndex;
         break;
-      case "step.duplicate_id":
-        if (stepSegments) this.duplicate(stepSegments, data, related);
+      case "cycle":
+        data.cycle = {
+          reason: d.reason,
+          steps: d.cycle.map((segments) => {
+            const step = valueAt(this.value, segments);
+            return { ...this.stepRef(segments), maxVisits: isObject(step) ? step.maxVisits : undefined };
+          }),
+        };
+        for (const s of data.cycle.steps) {
+          const visits = s.maxVisits === undefined ? "no maxVisits" : `maxVisits ${String(s.maxVisits)}`;
+          this.relate(related, [...s.segments, "id"], `"${s.id}" is on the cycle (${visits})`);
+        }
         break;
-      case "terminal.ambiguous":
-        this.terminals(f.segments, data, related);
+      case "duplicateId":
+        data.first = this.stepRef(d.first);
+        this.relate(related, [...d.first, "id"], `The first step with the id "${data.first.id}"`);
         break;
-      case "lwir.decision_target_referenced_by_needs":
-        if (stepSegments) this.guardedTarget(stepSegments, nth, data, related);
+      case "terminals":
+        data.terminals = d.terminals.map((segments) => this.stepRef(segments));
+        for (const t of data.terminals) this.relate(related, [...t.segments, "id"], `"${t.id}" is a final step: no step needs it`);
         break;
-      case "model.disallowed":
-      case "fixer.model.disallowed":
-      case "tool.disallowed": {
-        const name = valueAt(this.value, f.segments);
-        if (typeof name === "string") data.name = name;
+      case "guardedTarget":
+        data.targetStepId = d.stepId;
+        data.target = { ...this.stepRef(d.target), external: false };
+        this.relate(related, [...d.target, "id"], `"${d.stepId}" is a decision target and has needs of its own`);
+        break;
+      case "name":
+        data.name = d.name;
         data.permission = f.code === "tool.disallowed" ? "tools" : "models";
         break;
-      }
-      case "schema.invalid":
-        if (f.path === "$.apiVersion") data.expected = API_VERSION;
-        else if (f.path === "$.kind") data.expected = KIND;
-        break;
+    }
+    if (f.code === "schema.invalid") {
+      if (f.path === "$.apiVersion") data.expected = API_VERSION;
+      else if (f.path === "$.kind") data.expected = KIND;
     }
   }
 
-  // -- references: step.undeclared_dependency, step.missing_dependency, output ambiguity --
-
-  private reference(f: RangedFinding, nth: number, stepSegments: PathSegment[], data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
-    const scope = this.listOf(stepSegments);
-    const step = valueAt(this.value, stepSegments);
-    if (!scope || !isObject(step)) return;
-    const needs = validNeeds(step.needs);
-    const rest = f.segments.slice(stepSegments.length);
-    // step.missing_dependency on a needs entry: the index counts valid entries only (catalog 9.3).
-    if (f.code === "step.missing_dependency" && rest.length === 2 && rest[0] === "needs" && typeof rest[1] === "number") {
-      const id = needs[rest[1]];
-      if (id === undefined || !Array.isArray(step.needs)) return;
-      data.targetStepId = id;
-      // The k-th valid entry's index in the array as written (they differ when invalid entries precede it).
-      let valid = -1;
-      data.needsIndex = step.needs.findIndex((e) => typeof e === "string" && e.length > 0 && ++valid === rest[1]);
-      return;
-    }
-    const text = valueAt(this.value, f.segments);
+  /** step.undeclared_dependency, step.missing_dependency (string form), output ambiguity. */
+  private reference(code: string, d: ReferenceDetails, data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
+    data.targetStepId = d.stepId;
+    const text = valueAt(this.value, d.stringPath);
     if (typeof text !== "string") return;
-    const self = typeof step.id === "string" ? scope.declared.get(step.id) : undefined;
-    const resolve = (id: string) => {
-      const local = scope.declared.get(id);
-      if (local) return { step: local, external: false };
-      const external = scope.external.get(id);
-      return external ? { step: external, external: true } : undefined;
-    };
-    const candidates = referencesIn(text).filter((r) => {
-      const target = resolve(r.stepId);
-      if (f.code === "step.missing_dependency") return target === undefined;
-      if (!target) return false;
-      if (f.code === "lwir.output_ambiguous_for_multi_visit") return r.property === "output" && jsGreater(target.step.step.maxVisits, 1);
-      if (needs.includes(r.stepId)) return false;
-      const backEdge = (r.property === "lastOutput" || r.property === "allVisits") && !target.external && self !== undefined
-        && reaches(this.graphOf(scope), target.step.node, self.node);
-      return !backEdge;
-    });
-    const ref = candidates[nth];
-    if (!ref) return;
-    data.targetStepId = ref.stepId;
-    const span = this.spanInString(f.segments, text, ref.start, ref.end);
-    data.reference = { stepId: ref.stepId, ...(ref.property !== undefined ? { property: ref.property } : {}), ...span };
-    const target = resolve(ref.stepId);
-    if (!target) return;
-    data.target = { ...this.stepRef(target.step.segments), external: target.external };
-    if (f.code === "lwir.output_ambiguous_for_multi_visit" && ref.propertyStart !== undefined) {
-      data.output = this.spanInString(f.segments, text, ref.propertyStart, ref.propertyEnd!);
-      const maxVisits = [...target.step.segments, "maxVisits"];
-      this.relate(related, this.located(maxVisits) ? maxVisits : [...target.step.segments, "id"],
-        `"${ref.stepId}" can run up to ${String(target.step.step.maxVisits)} times`);
+    const span = this.spanInString(d.stringPath, text, d.start, d.end);
+    data.reference = { stepId: d.stepId, ...(d.property !== undefined ? { property: d.property } : {}), ...span };
+    if (!d.target) return;
+    data.target = { ...this.stepRef(d.target), external: d.external === true };
+    if (code === "lwir.output_ambiguous_for_multi_visit" && d.property === "output") {
+      // The reference ends with its property, so the `output` word is its last six characters.
+      data.output = this.spanInString(d.stringPath, text, d.end - d.property.length, d.end);
+      const maxVisits = [...d.target, "maxVisits"];
+      const target = valueAt(this.value, d.target);
+      this.relate(related, this.located(maxVisits) ? maxVisits : [...d.target, "id"],
+        `"${d.stepId}" can run up to ${String(isObject(target) ? target.maxVisits : undefined)} times`);
     } else {
-      this.relate(related, [...target.step.segments, "id"], `"${ref.stepId}" is declared here`);
+      this.relate(related, [...d.target, "id"], `"${d.stepId}" is declared here`);
     }
   }
 
@@ -353,162 +305,10 @@ class FindingContext {
     return span;
   }
 
-  // -- graph rules --
-
-  private cycle(f: RangedFinding, nth: number, data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
-    const scope = this.list(f.segments);
-    if (!scope) return;
-    const graph = this.graphOf(scope);
-    // The same components, in the same order, as the validator reports them (catalog 3.4).
-    const bad: Array<{ reason: "maxVisits" | "decision"; nodes: number[] }> = [];
-    for (const component of stronglyConnected(graph)) {
-      if (!isCycle(graph, component)) continue;
-      if (component.some((n) => jsLess(scope.infos[n].step.maxVisits ?? 1, 2))) {
-        bad.push({ reason: "maxVisits", nodes: component });
-        continue;
-      }
-      // Without its decision steps, does the component still hold a cycle?
-      const rest = component.filter((n) => scope.infos[n].step.uses !== "decision");
-      const local = new Map(rest.map((n, i) => [n, i]));
-      const sub: Graph = rest.map((n) => graph[n].filter((w) => local.has(w)).map((w) => local.get(w)!));
-      for (const part of stronglyConnected(sub)) {
-        if (isCycle(sub, part)) bad.push({ reason: "decision", nodes: part.map((i) => rest[i]) });
-      }
-    }
-    // Paired by order; the message names the members, which guards the pairing against a change
-    // in the validator's order.
-    const names = (c: { nodes: number[] }) => c.nodes.every((n) => f.message.includes(scope.infos[n].id));
-    const found = bad[nth] && names(bad[nth]) ? bad[nth] : bad.find(names) ?? bad[nth];
-    if (!found) return;
-    const steps = found.nodes.map((n) => scope.infos[n]);
-    data.cycle = {
-      reason: found.reason,
-      steps: steps.map((s) => ({ id: s.id, segments: s.segments, maxVisits: s.step.maxVisits })),
-    };
-    for (const s of steps) {
-      const visits = s.step.maxVisits === undefined ? "no maxVisits" : `maxVisits ${String(s.step.maxVisits)}`;
-      this.relate(related, [...s.segments, "id"], `"${s.id}" is on the cycle (${visits})`);
-    }
-  }
-
-  private duplicate(stepSegments: PathSegment[], data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
-    const scope = this.listOf(stepSegments);
-    const step = valueAt(this.value, stepSegments);
-    if (!scope || !isObject(step) || typeof step.id !== "string") return;
-    const first = scope.declared.get(step.id);
-    if (!first) return;
-    data.first = this.stepRef(first.segments);
-    this.relate(related, [...first.segments, "id"], `The first step with the id "${first.id}"`);
-  }
-
-  private terminals(listSegments: PathSegment[], data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
-    const entries = valueAt(this.value, listSegments);
-    if (!Array.isArray(entries)) return;
-    const needed = new Set<string>();
-    const targets = new Set<string>();
-    for (const e of entries) {
-      if (!isObject(e)) continue;
-      if (Array.isArray(e.needs)) for (const n of e.needs) if (typeof n === "string") needed.add(n);
-      if (e.uses === "decision") for (const t of decisionTargets(e)) targets.add(t);
-    }
-    const terminals: StepRef[] = [];
-    entries.forEach((e, i) => {
-      if (isObject(e) && typeof e.id === "string" && e.uses !== "decision" && !needed.has(e.id) && !targets.has(e.id)) {
-        terminals.push({ id: e.id, segments: [...listSegments, i] });
-      }
-    });
-    data.terminals = terminals;
-    for (const t of terminals) this.relate(related, [...t.segments, "id"], `"${t.id}" is a final step: no step needs it`);
-  }
-
-  private guardedTarget(stepSegments: PathSegment[], nth: number, data: LwirDiagnosticData, related: DiagnosticRelatedInformation[]): void {
-    const scope = this.listOf(stepSegments);
-    const step = valueAt(this.value, stepSegments);
-    if (!scope || !isObject(step)) return;
-    const targets = new Set<string>();
-    for (const info of scope.infos) if (info.step.uses === "decision") for (const t of decisionTargets(info.step)) targets.add(t);
-    const guarded = validNeeds(step.needs).filter((id) => {
-      const target = scope.declared.get(id);
-      return targets.has(id) && target !== undefined && Array.isArray(target.step.needs) && target.step.needs.length > 0;
-    });
-    const id = guarded[nth];
-    if (id === undefined) return;
-    const target = scope.declared.get(id)!;
-    data.targetStepId = id;
-    data.target = { ...this.stepRef(target.segments), external: false };
-    this.relate(related, [...target.segments, "id"], `"${id}" is a decision target and has needs of its own`);
-  }
-
-  // -- lists, scopes and steps --
-
   private stepRef(segments: PathSegment[]): StepRef {
     const step = valueAt(this.value, segments);
     return isObject(step) && typeof step.id === "string" ? { id: step.id, segments } : { segments };
   }
-
-  /** The list a step belongs to. */
-  private listOf(stepSegments: PathSegment[]): ListScope | undefined {
-    return this.list(stepSegments.slice(0, -1));
-  }
-
-  /** Declared steps (first entry with a valid id) and external steps of a list (catalog 3.4). */
-  private list(segments: PathSegment[]): ListScope | undefined {
-    const key = JSON.stringify(segments);
-    if (this.lists.has(key)) return this.lists.get(key);
-    let scope: ListScope | undefined;
-    const entries = valueAt(this.value, segments);
-    if (Array.isArray(entries)) {
-      const declared = new Map<string, DeclaredStep>();
-      const infos: DeclaredStep[] = [];
-      entries.forEach((step, i) => {
-        if (!isObject(step) || stepIdProblem(step.id) !== undefined) return;
-        const id = step.id as string;
-        if (declared.has(id)) return;
-        const info: DeclaredStep = { id, step, segments: [...segments, i], node: infos.length, needs: validNeeds(step.needs) };
-        declared.set(id, info);
-        infos.push(info);
-      });
-      const external = new Map<string, DeclaredStep>();
-      // A body list (`….steps[i].steps`) sees what its parallel step sees, plus the parallel step's needs.
-      if (segments.length >= 3) {
-        const parentSegments = segments.slice(0, -1);
-        const parentList = this.list(parentSegments.slice(0, -1));
-        const parent = valueAt(this.value, parentSegments);
-        if (parentList && isObject(parent)) {
-          for (const [id, s] of parentList.external) external.set(id, s);
-          for (const id of validNeeds(parent.needs)) {
-            const s = parentList.declared.get(id);
-            if (s) external.set(id, s);
-          }
-        }
-      }
-      scope = { segments, entries, declared, infos, external };
-    }
-    this.lists.set(key, scope);
-    return scope;
-  }
-
-  /** The flow graph of a list: needs edges and decision edges between declared steps. */
-  private graphOf(scope: ListScope): Graph {
-    if (scope.graph) return scope.graph;
-    const graph: Graph = scope.infos.map(() => []);
-    for (const info of scope.infos) {
-      for (const need of info.needs) {
-        const from = scope.declared.get(need);
-        if (from) graph[from.node].push(info.node);
-      }
-      if (info.step.uses === "decision") {
-        for (const t of decisionTargets(info.step)) {
-          const to = scope.declared.get(t);
-          if (to) graph[info.node].push(to.node);
-        }
-      }
-    }
-    scope.graph = graph;
-    return graph;
-  }
-
-  // -- ranges --
 
   private located(segments: PathSegment[]): boolean {
     return this.doc.locate(segments) !== undefined;
@@ -534,36 +334,13 @@ export function stepPrefix(segments: PathSegment[]): PathSegment[] | undefined {
   return k > 0 ? segments.slice(0, k) : undefined;
 }
 
-function valueAt(root: unknown, segments: PathSegment[]): unknown {
-  let node = root;
-  for (const seg of segments) {
-    if (typeof seg === "number") node = Array.isArray(node) ? node[seg] : undefined;
-    else node = isObject(node) && Object.prototype.hasOwnProperty.call(node, seg) ? node[seg] : undefined;
-    if (node === undefined) return undefined;
-  }
-  return node;
-}
-
-/** JavaScript's `>` / `<` on a raw value, as the validator compares maxVisits (catalog 9.7). */
-function jsGreater(v: unknown, n: number): boolean {
-  try { return (v as number) > n; } catch { return false; }
-}
-function jsLess(v: unknown, n: number): boolean {
-  try { return (v as number) < n; } catch { return false; }
-}
-
-/** Fields the validator attached to a finding beyond the standard ones. */
+/** Fields the validator attached to a finding beyond the standard ones (`details` is read above instead). */
 function passThrough(f: RangedFinding): Record<string, unknown> {
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(f)) {
-    if (k !== "severity" && k !== "code" && k !== "path" && k !== "segments" && k !== "message" && k !== "range") extra[k] = v;
+    if (k !== "severity" && k !== "code" && k !== "path" && k !== "segments" && k !== "message" && k !== "range" && k !== "details") extra[k] = v;
   }
   return extra;
-}
-
-/** `$.a[0].b` from segments (for hints, which have no validator path). */
-function pathString(segments: PathSegment[]): string {
-  return "$" + segments.map((s) => (typeof s === "number" ? `[${s}]` : `.${s}`)).join("");
 }
 
 // ---- step references inside a string, with offsets (catalog 5.2 and 5.8) ----------------------------

@@ -7,6 +7,7 @@
 // Line breaks follow the document (CRLF stays CRLF). A function returns undefined when the text is
 // not in a shape it can edit safely (a YAML alias or anchor, a node written elsewhere through a merge
 // key, a value that is not the expected type): a quick fix then offers nothing rather than guess.
+import { valueAt } from "../lwir/path";
 import type { NodeLocation } from "../document/types";
 import type { PathSegment } from "../lwir/types";
 
@@ -281,15 +282,6 @@ export function quoteYamlText(doc: EditableDocument, start: number, end: number)
 
 // ---- helpers --------------------------------------------------------------------------------------
 
-function valueAt(root: unknown, segments: readonly PathSegment[]): unknown {
-  let node = root;
-  for (const seg of segments) {
-    if (typeof seg === "number") node = Array.isArray(node) ? node[seg] : undefined;
-    else node = isObject(node) && Object.prototype.hasOwnProperty.call(node, seg) ? node[seg] : undefined;
-    if (node === undefined) return undefined;
-  }
-  return node;
-}
 
 /**
  * The location of a node we may edit in place: written inside its parent (not borrowed through a YAML
