@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import Ajv from "ajv-draft-04";
 import type * as Sarif from "sarif";
 import { artifactLocation, toSarif } from "../../server/src/cli/format-sarif";
-import { RULES } from "../../server/src/cli/rules";
+import { RULES } from "../../server/src/lwir/codes";
 import type { FileReport } from "../../server/src/cli/report";
 
 const SCHEMA = "node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json";

@@ -4,7 +4,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as Sarif from "sarif";
 import { sortFindings, compareRanges, type Failure, type FileReport, type Range } from "./report";
-import { PARSE_RULE, RULES } from "./rules";
+import { PARSE_RULE, RULES } from "../lwir/codes";
 
 export interface SarifOptions {
   /** The tool version (from package.json). */

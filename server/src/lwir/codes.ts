@@ -1,5 +1,5 @@
 // The 61 finding codes of the LWIR validator (findings catalog, section 3.12) with one-line
-// descriptions, for SARIF rule metadata. `parse` is the CLI's own rule for text that does not parse.
+// descriptions, for SARIF rule metadata and hovers. `parse` is the CLI's own rule for text that does not parse.
 
 export const PARSE_RULE = "parse";
 
