@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import { LanguageClient } from "vscode-languageclient/browser";
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./common";
+import { registerFeatures } from "./features";
 
 // A web worker global; the extension host in the browser has it, our tsconfig has no DOM library.
 declare const Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[3];
@@ -15,6 +16,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const worker = new Worker(serverMain.toString(true));
   client = new LanguageClient(CLIENT_ID, CLIENT_NAME, clientOptions(outputChannel), worker);
   await client.start();
+  registerFeatures(context, client);
 }
 
 export async function deactivate(): Promise<void> {

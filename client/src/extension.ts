@@ -3,6 +3,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type ServerOptions } from "vscode-languageclient/node";
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./common";
+import { registerFeatures } from "./features";
 
 let client: LanguageClient | undefined;
 
@@ -16,6 +17,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions(outputChannel));
   await client.start();
+  registerFeatures(context, client);
 }
 
 export async function deactivate(): Promise<void> {

@@ -18,4 +18,17 @@ function report(what: string, error: unknown): void {
   }
 }
 
+// Tests only (test/robust): with LWIR_DEBUG_MEMORY=1 in the environment, a hidden request reports this
+// process's memory, after a full garbage collection when the server was started with --expose-gc. Not
+// registered otherwise, so an editor's server has no such method.
+if (process.env.LWIR_DEBUG_MEMORY === "1") {
+  connection.onRequest("lwir/_debugMemory", () => {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (gc) for (let i = 0; i < 3; i++) gc();
+    const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+    // resourceUsage().maxRSS is in KiB
+    return { rss, heapUsed, heapTotal, external, arrayBuffers, peakRss: process.resourceUsage().maxRSS * 1024, gc: gc !== undefined };
+  });
+}
+
 startServer(connection);

@@ -8,8 +8,11 @@
 // would show each problem twice. Every other client (Neovim, Eglot, …) gets `publishDiagnostics`.
 import {
   CodeActionKind,
+  CodeActionRequest,
+  CompletionRequest,
   DidChangeConfigurationNotification,
   DocumentDiagnosticReportKind,
+  DocumentDiagnosticRequest,
   ErrorCodes,
   LSPErrorCodes,
   ResponseError,
@@ -27,6 +30,36 @@ import { provideCompletion, provideCompletionFromText } from "./service/completi
 import { provideCodeActions } from "./service/codeActions";
 import { DEFAULT_SETTINGS, readSettings, type LwirSettings } from "./service/settings";
 import { LwirWorkspace } from "./service/workspace";
+// outline, folding, selection, semantic tokens, WorkflowVersion (see the block of that name below)
+import {
+  CodeLensRequest,
+  DocumentSymbolRequest,
+  FoldingRangeRequest,
+  SelectionRangeRequest,
+  SemanticTokensRequest,
+  type ServerCapabilities,
+} from "vscode-languageserver";
+import { provideCodeLenses, tooLargeInfo, workflowVersionInfo, WORKFLOW_VERSION_REQUEST, type WorkflowVersionResult } from "./service/codeLens";
+import { provideFoldingRanges } from "./service/folding";
+import { provideSelectionRanges } from "./service/selection";
+import { provideSemanticTokens, SEMANTIC_TOKENS_LEGEND } from "./service/semanticTokens";
+import { provideDocumentSymbols } from "./service/symbols";
+// hover, definition, references, rename (see the block of that name below)
+import {
+  DefinitionRequest,
+  HoverRequest,
+  PrepareRenameRequest,
+  ReferencesRequest,
+  RenameRequest,
+  type DefinitionParams,
+  type HoverParams,
+  type PrepareRenameParams,
+  type ReferenceParams,
+  type RenameParams,
+} from "vscode-languageserver";
+import { provideDefinition, provideReferences } from "./service/definition";
+import { provideHover } from "./service/hover";
+import { providePrepareRename, provideRename } from "./service/rename";
 
 export const COMPLETION_TRIGGER_CHARACTERS = [".", "{", '"', " ", "[", "'", ":", "-"];
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.lwir`;
@@ -69,12 +102,19 @@ export function startServer(connection: Connection): void {
    * Wraps a handler of a textDocument/* request: cancellation before or after the work answers RequestCancelled, and an
    * exception is logged and answered with InternalError, so no request can take the server down.
    */
-  function documentRequest<P extends { textDocument: { uri: string } }, R>(name: string, handler: (params: P, token: CancellationToken) => R | Promise<R>) {
+  function documentRequest<P extends { textDocument: { uri: string } }, R>(
+    name: string,
+    handler: (params: P, token: CancellationToken) => R | Promise<R>,
+    /** Says what is wrong with the rest of the params (the uri is checked here), or undefined when they are usable. */
+    invalid: (params: P) => string | undefined = () => undefined,
+  ) {
     return async (params: P, token: CancellationToken): Promise<R | ResponseError<never>> => {
       if (token.isCancellationRequested) return cancelled();
       if (typeof params?.textDocument?.uri !== "string") {
         return new ResponseError(ErrorCodes.InvalidParams, `lwir: ${name} needs params.textDocument.uri`);
       }
+      const problem = invalid(params);
+      if (problem !== undefined) return new ResponseError(ErrorCodes.InvalidParams, `lwir: ${name} needs ${problem}`);
       try {
         const result = await handler(params, token);
         return token.isCancellationRequested ? cancelled() : result;
@@ -114,6 +154,8 @@ export function startServer(connection: Connection): void {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         completionProvider: { triggerCharacters: COMPLETION_TRIGGER_CHARACTERS, resolveProvider: false },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: false },
+        ...OUTLINE_CAPABILITIES,
+        ...NAVIGATION_CAPABILITIES,
         ...(pullDiagnostics
           ? { diagnosticProvider: { identifier: "lwir", interFileDependencies: false, workspaceDiagnostics: false } }
           : {}),
@@ -255,7 +297,10 @@ export function startServer(connection: Connection): void {
     }
   }
 
-  connection.languages.diagnostics.on(documentRequest("textDocument/diagnostic", async (params, token): Promise<DocumentDiagnosticReport> => {
+  // The requests are registered with onRequest rather than the typed helpers (onCompletion, …): those read
+  // params.workDoneToken before any handler runs, so a request without params would fail with InternalError
+  // instead of getting InvalidParams. No request here reports progress or partial results.
+  connection.onRequest(DocumentDiagnosticRequest.type, documentRequest("textDocument/diagnostic", async (params, token): Promise<DocumentDiagnosticReport> => {
     const uri = params.textDocument.uri;
     await quietPeriod(uri, token);
     if (token.isCancellationRequested) throw cancelled();
@@ -268,7 +313,7 @@ export function startServer(connection: Connection): void {
 
   // ---- completion and code actions (service/completion.ts, service/codeActions.ts) ------------
 
-  connection.onCompletion(documentRequest("completion", (params) => {
+  connection.onRequest(CompletionRequest.type, documentRequest("completion", (params) => {
     const uri = params.textDocument.uri;
     const state = workspace.getState(uri);
     if (state?.kind !== "lwir") return null; // not LWIR (or too large): leave the answer to other extensions
@@ -280,17 +325,151 @@ export function startServer(connection: Connection): void {
     const analysis = current ?? workspace.getAnalysis(uri);
     if (!analysis) return null;
     return provideCompletion(analysis, lastGood, params.position, settings);
-  }));
+  }, (params) => (isPosition(params.position) ? undefined : "params.position {line, character}")));
 
-  connection.onCodeAction(documentRequest("codeAction", (params) => {
+  connection.onRequest(CodeActionRequest.type, documentRequest("codeAction", (params) => {
     const analysis = workspace.getAnalysis(params.textDocument.uri);
     if (!analysis) return null;
     return provideCodeActions(analysis, params);
+  }, (params) => {
+    if (!isRange(params.range)) return "params.range {start, end}";
+    const context: unknown = params.context;
+    if (!isRecord(context) || !Array.isArray(context.diagnostics)) return "params.context.diagnostics";
+    if (context.only !== undefined && !(Array.isArray(context.only) && context.only.every((k) => typeof k === "string"))) {
+      return "params.context.only to be a list of kinds";
+    }
+    return undefined;
   }));
+
+  // ==== outline, folding, selection, semantic tokens, WorkflowVersion ==============================
+  // service/symbols.ts, folding.ts, selection.ts, semanticTokens.ts, codeLens.ts. Each answers only for
+  // LWIR documents (null for others, whose answers are left to other extensions); folding reads the
+  // text alone, so it does not wait for a parse and survives syntax errors.
+
+  /** Spread into the initialize result above. */
+  const OUTLINE_CAPABILITIES: ServerCapabilities = {
+    documentSymbolProvider: { label: "LWIR" },
+    foldingRangeProvider: true,
+    selectionRangeProvider: true,
+    semanticTokensProvider: { legend: SEMANTIC_TOKENS_LEGEND, full: true, range: false },
+    codeLensProvider: { resolveProvider: false },
+  };
+
+  /** The analysis of an open LWIR document of normal size. */
+  const lwirAnalysis = (uri: string) => (workspace.getState(uri)?.kind === "lwir" ? workspace.getAnalysis(uri) : undefined);
+
+  connection.onRequest(DocumentSymbolRequest.type, documentRequest("documentSymbol", (params) => {
+    const analysis = lwirAnalysis(params.textDocument.uri);
+    return analysis ? provideDocumentSymbols(analysis) : null;
+  }));
+
+  connection.onRequest(FoldingRangeRequest.type, documentRequest("foldingRange", (params) => {
+    const uri = params.textDocument.uri;
+    const state = workspace.getState(uri);
+    if (state?.kind !== "lwir") return null;
+    return provideFoldingRanges(documents.get(uri)!.getText(), state.format);
+  }));
+
+  connection.onRequest(SelectionRangeRequest.type, documentRequest("selectionRange", (params) => {
+    const analysis = lwirAnalysis(params.textDocument.uri);
+    return analysis ? provideSelectionRanges(analysis.document, params.positions) : null;
+  }, (params) => (Array.isArray(params.positions) && params.positions.every(isPosition) ? undefined : "params.positions [{line, character}]")));
+
+  connection.onRequest(SemanticTokensRequest.type, documentRequest("semanticTokens", (params) => {
+    const analysis = lwirAnalysis(params.textDocument.uri);
+    return analysis ? provideSemanticTokens(analysis) : null;
+  }));
+
+  connection.onRequest(CodeLensRequest.type, documentRequest("codeLens", (params) => {
+    const uri = params.textDocument.uri;
+    const analysis = lwirAnalysis(uri);
+    return analysis ? provideCodeLenses(analysis, uri) : null;
+  }));
+
+  // lwir/workflowVersion: {uri, canonicalJson?} → WorkflowVersionResult, or null when the document is not an open LWIR one.
+  const workflowVersion = documentRequest("workflowVersion", (params: { textDocument: { uri: string }; canonicalJson: boolean }): WorkflowVersionResult | null => {
+    const uri = params.textDocument.uri;
+    const state = workspace.getState(uri);
+    if (state?.kind === "tooLarge") return tooLargeInfo(uri);
+    const analysis = lwirAnalysis(uri);
+    return analysis ? workflowVersionInfo(analysis, uri, params.canonicalJson) : null;
+  });
+  connection.onRequest(WORKFLOW_VERSION_REQUEST, (params: unknown, token: CancellationToken) => {
+    const p = isRecord(params) ? params : {};
+    const uri = typeof p.uri === "string" ? p.uri : isRecord(p.textDocument) ? p.textDocument.uri : undefined;
+    return workflowVersion({ textDocument: { uri: uri as string }, canonicalJson: p.canonicalJson === true }, token);
+  });
+
+  // ==== end of outline, folding, selection, semantic tokens, WorkflowVersion =======================
+
+  // ==== hover, definition, references, rename ======================================================
+  // service/hover.ts, definition.ts, rename.ts over the index of service/references.ts. Each answers
+  // only for open LWIR documents of normal size (null for others). A rename that cannot be done
+  // safely is refused with RequestFailed and a message the editor shows.
+
+  /** Spread into the initialize result above. */
+  const NAVIGATION_CAPABILITIES: ServerCapabilities = {
+    hoverProvider: true,
+    definitionProvider: true,
+    referencesProvider: true,
+    renameProvider: { prepareProvider: true },
+  };
+
+  const navigationAnalysis = (uri: string) => (workspace.getState(uri)?.kind === "lwir" ? workspace.getAnalysis(uri) : undefined);
+  const needsPosition = (params: { position: unknown }) => (isPosition(params.position) ? undefined : "params.position {line, character}");
+
+  connection.onRequest(HoverRequest.type, documentRequest("hover", (params: HoverParams) => {
+    const analysis = navigationAnalysis(params.textDocument.uri);
+    return analysis ? provideHover(analysis, params.position) : null;
+  }, needsPosition));
+
+  connection.onRequest(DefinitionRequest.type, documentRequest("definition", (params: DefinitionParams) => {
+    const uri = params.textDocument.uri;
+    const analysis = navigationAnalysis(uri);
+    return analysis ? provideDefinition(analysis, params.position, uri) : null;
+  }, needsPosition));
+
+  connection.onRequest(ReferencesRequest.type, documentRequest("references", (params: ReferenceParams) => {
+    const uri = params.textDocument.uri;
+    const analysis = navigationAnalysis(uri);
+    return analysis ? provideReferences(analysis, params.position, uri, params.context?.includeDeclaration === true) : null;
+  }, needsPosition));
+
+  connection.onRequest(PrepareRenameRequest.type, documentRequest("prepareRename", (params: PrepareRenameParams) => {
+    const analysis = navigationAnalysis(params.textDocument.uri);
+    if (!analysis) return null;
+    const result = providePrepareRename(analysis, params.position);
+    if ("refused" in result) throw new ResponseError(LSPErrorCodes.RequestFailed, result.refused);
+    return result;
+  }, needsPosition));
+
+  connection.onRequest(RenameRequest.type, documentRequest("rename", (params: RenameParams) => {
+    const uri = params.textDocument.uri;
+    const analysis = navigationAnalysis(uri);
+    if (!analysis) return null;
+    const result = provideRename(analysis, params.position, params.newName, uri);
+    if ("refused" in result) throw new ResponseError(LSPErrorCodes.RequestFailed, result.refused);
+    return result.edit;
+  }, (params) => needsPosition(params) ?? (typeof params.newName === "string" ? undefined : "params.newName (a string)")));
+
+  // ==== end of hover, definition, references, rename ===============================================
 
   documents.listen(connection);
   connection.listen();
   log("lwir: language server started");
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A position with numeric line and character (out-of-range values are the features' business: they clamp). */
+function isPosition(v: unknown): boolean {
+  return isRecord(v) && typeof v.line === "number" && Number.isFinite(v.line) && typeof v.character === "number" && Number.isFinite(v.character);
+}
+
+function isRange(v: unknown): boolean {
+  return isRecord(v) && isPosition(v.start) && isPosition(v.end);
 }
 
 function cancelled(): ResponseError<never> {

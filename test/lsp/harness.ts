@@ -73,6 +73,10 @@ export interface StartOptions {
   serverPath?: string;
   /** Default timeout of every wait, in ms. */
   timeout?: number;
+  /** Node options placed before the server script (e.g. `--expose-gc`, `--require stub.js`). */
+  nodeArgs?: string[];
+  /** Extra environment variables for the server process (merged over this process's environment). */
+  env?: Record<string, string>;
 }
 
 /** One `textDocument/publishDiagnostics`, in arrival order. */
@@ -115,7 +119,10 @@ export class LspClient {
     this.timeout = options.timeout ?? 5000;
     this.configuration = options.configuration ?? {};
     const serverPath = resolve(options.serverPath ?? process.env.LWIR_TEST_SERVER ?? "dist/server.js");
-    this.process = spawn(process.execPath, [serverPath, "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+    this.process = spawn(process.execPath, [...(options.nodeArgs ?? []), serverPath, "--stdio"], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: options.env ? { ...process.env, ...options.env } : process.env,
+    });
     this.process.stdout.on("data", (chunk: Buffer) => this.onData(chunk));
     this.process.stderr.on("data", (chunk: Buffer) => { this.stderrText += chunk.toString("utf8"); });
     this.process.stdin.on("error", () => { /* the server exited; reported through `alive` */ });
@@ -298,6 +305,15 @@ export class LspClient {
   }
 
   // ---- process ---------------------------------------------------------------------------------
+
+  /** The server's process id. */
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+  /** How the server process ended (undefined while it runs). */
+  get exit(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.exited;
+  }
 
   /** True while the server process runs. */
   get alive(): boolean {

@@ -131,7 +131,8 @@ function syncPoint(doc: LwirDocument, text: string, offset: number): SyncPoint |
   return { start: loc.valueStart, path, ancestors };
 }
 
-function complete(text: string, format: Format, analysis: Analysis | undefined, position: Position, offset: number): CompletionList {
+function complete(text: string, format: Format, analysis: Analysis | undefined, requested: Position, offset: number): CompletionList {
+  const position = positionInside(text, requested, offset);
   const cursor = cursorAt(text, format, offset, analysis ? syncPoint(analysis.document, text, offset) : undefined);
   if (!cursor) return EMPTY;
   const facts = analysis ? factsOf(analysis) : undefined;
@@ -146,6 +147,17 @@ function complete(text: string, format: Format, analysis: Analysis | undefined, 
     }
   }
   return { isIncomplete: false, items: c.items };
+}
+
+/**
+ * The position of `offset` (the requested position, clamped into the text): a client's position past a line's
+ * end or past the last line must not leak into the edits' ranges. Counts lines only when the requested position
+ * may be off (at the end of the text, or when clamping moved it).
+ */
+function positionInside(text: string, position: Position, offset: number): Position {
+  const { line, character } = position;
+  const exact = Number.isInteger(line) && Number.isInteger(character) && line >= 0 && character === offset - lineStartAt(text, offset);
+  return exact && offset < text.length ? position : new Positioner(text, 0, 0).positionAt(offset);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -127,6 +127,10 @@ const MAX_CANDIDATES = 32;
 export function classifyDocument(document: TextDocumentLike, maxFileSize: number): DocumentState {
   const name = fileNameOf(document.uri);
   const text = document.getText();
+  // A client that opened the document without text (a malformed didOpen) gets no answers for it, not errors.
+  if (typeof (text as unknown) !== "string") return { kind: "ignored" };
+  // Our own read-only views (the canonical JSON of a workflow) are not documents to analyse.
+  if (document.uri.startsWith("lwir-canonical:")) return { kind: "ignored" };
   const named = LWIR_FILE_NAME.exec(name);
   const format: Format | undefined = named
     ? (named[1].toLowerCase() === "json" ? "json" : "yaml")

@@ -1,0 +1,92 @@
+// WorkflowVersion in the editor: a code lens on `apiVersion` (the `wfver_…` id of a valid document,
+// else its problem count) and the `lwir/workflowVersion` request the client's commands and status bar
+// use. The protocol types here are shared with the client (imported as types only).
+import type { CodeLens } from "vscode-languageserver-types";
+import { canonicalJson } from "../lwir/canonical";
+import type { Analysis } from "./analysis";
+
+/** Custom request: `WorkflowVersionParams` → `WorkflowVersionResult | null` (null: not an open LWIR document). */
+export const WORKFLOW_VERSION_REQUEST = "lwir/workflowVersion";
+/** Client command the valid lens runs, with `CopyWorkflowVersionArgs`. */
+export const COPY_WORKFLOW_VERSION_COMMAND = "lwir.copyWorkflowVersionId";
+/** Client command that opens the canonical JSON of a document (argument: its URI). */
+export const SHOW_CANONICAL_JSON_COMMAND = "lwir.showCanonicalJson";
+/** VS Code's own command that opens the Problems panel (what the lens of an invalid document runs). */
+export const SHOW_PROBLEMS_COMMAND = "workbench.actions.view.problems";
+
+export interface WorkflowVersionParams {
+  uri: string;
+  /** Also return the canonical JSON text (it can be large, so only on request). */
+  canonicalJson?: boolean;
+}
+
+export interface WorkflowVersionResult {
+  uri: string;
+  /** The document parses and has no findings. */
+  valid: boolean;
+  /** `wfver_` + 16 hex digits; null unless valid. */
+  id: string | null;
+  /** `sha256:` + 64 hex digits; null unless valid. */
+  hash: string | null;
+  /** Syntax errors plus findings (0 when valid). */
+  problems: number;
+  /** The document is above `lwir.maxFileSize`, so it was not analysed. */
+  tooLarge?: boolean;
+  /** When asked for: the canonical JSON the hash is taken of (catalog 6.1); absent when the value has none (it does not parse, or is not hashable). */
+  canonicalJson?: string;
+}
+
+export interface CopyWorkflowVersionArgs {
+  uri: string;
+  id: string;
+}
+
+/** Syntax errors and findings: what keeps a document from having a WorkflowVersion. */
+export function problemCount(analysis: Analysis): number {
+  return analysis.document.parseErrors.length + analysis.findings.length;
+}
+
+export function workflowVersionInfo(analysis: Analysis, uri: string, withCanonicalJson = false): WorkflowVersionResult {
+  const version = analysis.workflowVersion;
+  const result: WorkflowVersionResult = {
+    uri,
+    valid: analysis.valid && version !== null,
+    id: version?.id ?? null,
+    hash: version?.hash ?? null,
+    problems: problemCount(analysis),
+  };
+  const doc = analysis.document;
+  if (withCanonicalJson && doc.parseErrors.length === 0 && !doc.tooDeep) {
+    try {
+      result.canonicalJson = canonicalJson(doc.value);
+    } catch {
+      // not hashable: the findings say why
+    }
+  }
+  return result;
+}
+
+export function tooLargeInfo(uri: string): WorkflowVersionResult {
+  return { uri, valid: false, id: null, hash: null, problems: 1, tooLarge: true };
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** One lens, on the `apiVersion` key (the start of the document when it has none). */
+export function provideCodeLenses(analysis: Analysis, uri: string): CodeLens[] {
+  const doc = analysis.document;
+  const loc = doc.locate(["apiVersion"]);
+  const at = loc?.keyStart !== undefined && loc.keyEnd !== undefined ? doc.rangeAt(loc.keyStart, loc.keyEnd) : doc.rangeAt(0, 0);
+  const info = workflowVersionInfo(analysis, uri);
+  if (info.valid && info.id !== null) {
+    const args: CopyWorkflowVersionArgs = { uri, id: info.id };
+    return [{
+      range: at,
+      command: { title: `WorkflowVersion ${info.id}`, command: COPY_WORKFLOW_VERSION_COMMAND, arguments: [args], tooltip: `${info.hash}\nClick to copy the id` },
+    }];
+  }
+  const title = plural(info.problems, "problem");
+  return [{ range: at, command: { title, command: SHOW_PROBLEMS_COMMAND, arguments: [], tooltip: `${title}: no WorkflowVersion until the document is valid` } }];
+}
