@@ -8,13 +8,14 @@
 // and compact `- - -` nesting alike, measured with Node 20's default stack) and reports RESOURCE_EXHAUSTION,
 // except when the overflow lands inside V8's regexp compiler, which aborts the whole process
 // ("RegExpCompiler Allocation failed") — seen with `&a [` and `[\n` nesting at 2,000 levels. So we drive the
-// lexer and CST parser ourselves and stop as soon as the parser's stack passes MAX_YAML_DEPTH, well below
-// where the composer's stack use gets near the limit even with a deep caller (LSP server, web worker).
+// lexer and CST parser ourselves and stop as soon as the parser's stack passes MAX_YAML_DEPTH: half the
+// smallest depth measured to overflow. At 500 levels the composer already used about 60% of the default
+// stack (flow nesting); at 400 a caller can still hold about half of it (a deep call chain, a smaller worker stack).
 import { Lexer, Parser } from "yaml";
 import type { CST } from "yaml";
 
 export const MAX_JSON_DEPTH = 5000;
-export const MAX_YAML_DEPTH = 500;
+export const MAX_YAML_DEPTH = 400;
 
 export interface JsonDepth {
   /** Deepest bracket nesting seen. */

@@ -1,8 +1,8 @@
 // JSON documents. The value is always native JSON.parse's (what the runtime reads: last duplicate wins,
 // `__proto__` an own key, 1e400 → Infinity, -0, lone surrogates), and a text JSON.parse accepts has no parse
 // errors. Positions are only computed when asked for:
-// - valid text: a structural scan that indexes one container at a time, on demand (a valid document with
-//   few findings never pays for a full position tree);
+// - valid text: on the first request, one pass matches every bracket; then each container's members are
+//   indexed when a path goes through it (a valid document without findings never pays for positions);
 // - invalid text: jsonc-parser's error-tolerant tree, which also gives the error ranges.
 import { createScanner, parseTree, type Node as JsoncNode, type ParseError } from "jsonc-parser";
 import type { PathSegment } from "../lwir/types";
@@ -95,21 +95,61 @@ function stringEnd(text: string, i: number): number {
   }
 }
 
+/** Where each object/array starts and ends (just after its closing bracket), in order of their starts. */
+interface Brackets {
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+/** Matches every bracket of valid JSON text in one pass, so opening a container never rescans its contents. */
+function matchBrackets(text: string): Brackets {
+  const n = text.length;
+  let starts = new Int32Array(1024);
+  let ends = new Int32Array(1024);
+  let count = 0;
+  const open: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) i = stringEnd(text, i) - 1;
+    else if (c === 0x7b || c === 0x5b) {
+      if (count === starts.length) {
+        const grownStarts = new Int32Array(count * 2);
+        grownStarts.set(starts);
+        starts = grownStarts;
+        const grownEnds = new Int32Array(count * 2);
+        grownEnds.set(ends);
+        ends = grownEnds;
+      }
+      starts[count] = i;
+      ends[count] = n;
+      open.push(count++);
+    } else if (c === 0x7d || c === 0x5d) {
+      const k = open.pop();
+      if (k !== undefined) ends[k] = i + 1;
+    }
+  }
+  return { starts: starts.subarray(0, count), ends: ends.subarray(0, count) };
+}
+
+function containerEnd(brackets: Brackets, start: number): number {
+  const { starts, ends } = brackets;
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid] === start) return ends[mid];
+    if (starts[mid] < start) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return start + 1; // not a container start (cannot happen in valid text)
+}
+
 /** Offset just after the value starting at `i`. */
-function valueEnd(text: string, i: number): number {
+function valueEnd(text: string, i: number, brackets: Brackets): number {
   const n = text.length;
   const c = text.charCodeAt(i);
   if (c === 0x22) return stringEnd(text, i);
-  if (c === 0x7b || c === 0x5b) {
-    let depth = 0;
-    for (let k = i; k < n; k++) {
-      const d = text.charCodeAt(k);
-      if (d === 0x22) k = stringEnd(text, k) - 1;
-      else if (d === 0x7b || d === 0x5b) depth++;
-      else if ((d === 0x7d || d === 0x5d) && --depth === 0) return k + 1;
-    }
-    return n;
-  }
+  if (c === 0x7b || c === 0x5b) return containerEnd(brackets, i);
   let k = i;
   while (k < n) {
     const d = text.charCodeAt(k);
@@ -124,8 +164,11 @@ function isBracket(text: string, i: number): boolean {
   return c === 0x7b || c === 0x5b;
 }
 
-/** Indexes the object/array at `start` (valid JSON only); nested containers are skipped, opened on demand. */
-function scanContainer(text: string, start: number): Container {
+/**
+ * Indexes the members of the object/array at `start` (valid JSON only): nested containers are jumped over
+ * with the bracket table and opened on demand, so a path costs the members along it, not the text's size.
+ */
+function scanContainer(text: string, start: number, brackets: Brackets): Container {
   const n = text.length;
   const isObject = text.charCodeAt(start) === 0x7b;
   const ks: number[] = [];
@@ -147,7 +190,7 @@ function scanContainer(text: string, start: number): Container {
       i = skipWs(text, skipWs(text, i) + 1); // past the colon
     }
     vs.push(i);
-    i = valueEnd(text, i);
+    i = valueEnd(text, i, brackets);
     ve.push(i);
     i = skipWs(text, i);
     if (text.charCodeAt(i) === 0x2c) i = skipWs(text, i + 1);
@@ -159,7 +202,7 @@ function scanContainer(text: string, start: number): Container {
       return raw.indexOf("\\") < 0 ? raw : (JSON.parse(text.slice(ks[k], ke[k])) as string);
     },
     (k) => isBracket(text, vs[k]),
-    (k) => scanContainer(text, vs[k]),
+    (k) => scanContainer(text, vs[k], brackets),
   );
 }
 
@@ -344,7 +387,10 @@ export class JsonDocument extends BaseDocument {
       }
       const [code, message] = JSONC_MESSAGES[e.code] ?? ["InvalidSymbol", "Invalid JSON"];
       const empty = e.code === 4 && this.text.trim() === "";
-      this.parseErrors.push(this.problem(empty ? "Empty document: a JSON value is expected" : message, e.offset, e.offset + e.length, code));
+      // `0x10`, `1_000`: the scanner splits off a number; show the whole word
+      let start = e.offset;
+      if (e.code === 1 || e.code === 9) while (start > 0 && /[0-9.eE+-]/.test(this.text[start - 1])) start--;
+      this.parseErrors.push(this.problem(empty ? "Empty document: a JSON value is expected" : message, start, e.offset + e.length, code));
     }
   }
 
@@ -375,7 +421,8 @@ export class JsonDocument extends BaseDocument {
     const root = this.root();
     if (!root?.container) return undefined;
     if (!this.rootContainer) {
-      this.rootContainer = this.source === "scan" ? scanContainer(this.text, root.valueStart) : fromJsonc(this.source as JsoncNode);
+      this.rootContainer =
+        this.source === "scan" ? scanContainer(this.text, root.valueStart, matchBrackets(this.text)) : fromJsonc(this.source as JsoncNode);
     }
     return this.rootContainer;
   }
@@ -437,7 +484,8 @@ export function parseJson(text: string): JsonDocument {
   } catch (error) {
     nativeMessage = error instanceof Error ? error.message : String(error);
   }
-  const { depth } = scanJsonDepth(text);
+  // nesting past the limit takes more brackets than a shorter text holds
+  const depth = text.length > MAX_JSON_DEPTH ? scanJsonDepth(text).depth : 0;
   const tooDeep = depth > MAX_JSON_DEPTH;
   // the runtime reads what JSON.parse accepts; the scan map is iterative, so depth does not matter to it
   if (parsed) return tooDeep ? new JsonDocument(text, undefined, "scan", { depth, limit: MAX_JSON_DEPTH }) : new JsonDocument(text, value, "scan");

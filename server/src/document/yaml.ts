@@ -25,6 +25,12 @@ import type { ParseProblem, PathAt } from "./types";
 const OPTIONS = { prettyErrors: false, logLevel: "error" } as const;
 /** YAML.parse's default budget (Document#toJS maxAliasCount). */
 const MAX_ALIAS_COUNT = 100;
+/** Collection keys inside collection keys: converting them costs super-polynomial time in the package. */
+export const MAX_KEY_NESTING = 32;
+/** Alias work allowed, in steps of the package's document visitor (about 0.7 µs each): about a second. */
+const MAX_ALIAS_WORK = 1_500_000;
+/** A step of the package's scan of its anchor/alias list, relative to a visitor step. */
+const LIST_STEP_COST = 0.05;
 
 type Span = [number, number, number];
 
@@ -220,6 +226,25 @@ export class YamlDocument extends BaseDocument {
     }
   }
 
+  /** How deeply collections used as mapping keys nest inside each other (and where), and how many aliases there are. */
+  collectionKeyNesting(): { depth: number; offset: number; aliases: number } {
+    let best = { depth: 0, offset: 0 };
+    let aliases = 0;
+    const stack: [unknown, number][] = [[this.yaml?.contents, 0]];
+    while (stack.length > 0) {
+      const [node, depth] = stack.pop()!;
+      if (isAlias(node)) aliases++;
+      else if (isPair(node)) {
+        const keyDepth = isCollection(node.key) ? depth + 1 : depth;
+        if (keyDepth > best.depth) best = { depth: keyDepth, offset: spanOf(node.key as YNode)?.[0] ?? 0 };
+        stack.push([node.key, keyDepth], [node.value, depth]);
+      } else if (isCollection(node)) {
+        for (const item of node.items) stack.push([item, depth]);
+      }
+    }
+    return { ...best, aliases };
+  }
+
   /** The first alias (in document order) with no anchor before it. */
   unresolvedAlias(): Alias | undefined {
     const stack: unknown[] = [this.yaml?.contents];
@@ -236,12 +261,48 @@ export class YamlDocument extends BaseDocument {
   }
 
   /**
-   * The alias use that exhausted the expansion budget, found by replaying the package's count: each alias use
-   * adds one to its anchor's count, and fails once count × (the largest expansion inside the anchored node) > 100.
+   * Replays what the package's toJS does with aliases, to know before running it (1) whether it would take
+   * too long and (2) which alias use exhausts the budget. Each use adds one to its anchor's count and fails
+   * once count × (the largest expansion inside the anchored node, computed at its first use) > 100. The cost:
+   * toJS finds each alias's anchor by scanning a list of anchors and aliases up to it, and computing an
+   * expansion walks the anchored node and visits the whole document once per alias inside it (quadratic:
+   * a crafted 60 KB file takes the package over 30 s).
    */
-  excessiveAlias(): Alias | undefined {
+  replayAliases(): { excessive?: Alias; costly?: Alias } {
+    const root = this.yaml?.contents;
+    // per node: size, aliases inside, and the largest expansion when that does not depend on aliases
+    const order: unknown[] = [];
+    const walk: unknown[] = [root];
+    const aliasOrder = new Map<Alias, number>();
+    let listed = 0;
+    while (walk.length > 0) {
+      const n = walk.pop();
+      order.push(n);
+      if (isAlias(n)) aliasOrder.set(n, listed++);
+      else if ((isScalar(n) || isCollection(n)) && n.anchor) listed++;
+      const kids = childrenOf(n);
+      for (let i = kids.length - 1; i >= 0; i--) walk.push(kids[i]);
+    }
+    const nodeCount = order.length;
+    const stats = new Map<unknown, { size: number; aliases: number; max: number }>();
+    const statOf = (n: unknown) =>
+      stats.get(n) ?? (isAlias(n) ? { size: 1, aliases: 1, max: 0 } : n === null || n === undefined ? { size: 0, aliases: 0, max: 1 } : { size: 1, aliases: 0, max: 1 });
+    for (let i = order.length - 1; i >= 0; i--) {
+      const n = order[i];
+      if (!isCollection(n) && !isPair(n)) continue;
+      const st = { size: 1, aliases: 0, max: 0 };
+      for (const kid of childrenOf(n)) {
+        const k = statOf(kid);
+        st.size += k.size;
+        st.aliases += k.aliases;
+        st.max = Math.max(st.max, k.max);
+      }
+      stats.set(n, st);
+    }
+
     const counts = new Map<YNode, { count: number; aliasCount: number }>();
     const expansion = (start: unknown): number => {
+      if (statOf(start).aliases === 0) return statOf(start).max;
       let max = 0;
       const stack: unknown[] = [start];
       while (stack.length > 0) {
@@ -250,30 +311,36 @@ export class YamlDocument extends BaseDocument {
           const t = this.target(n);
           const d = t && counts.get(t);
           max = Math.max(max, d ? d.count * d.aliasCount : 0);
-        } else if (isCollection(n) || isPair(n)) {
-          for (const kid of childrenOf(n)) stack.push(kid);
-        }
-        else max = Math.max(max, 1); // scalars, and a pair's missing key or value
+        } else if (statOf(n).aliases === 0) max = Math.max(max, statOf(n).max);
+        else for (const kid of childrenOf(n)) stack.push(kid);
       }
       return max;
     };
-    const stack: unknown[] = [this.yaml?.contents];
+    let work = nodeCount; // the first alias lists every anchor and alias of the document
+    const stack: unknown[] = [root];
     while (stack.length > 0) {
       const node = stack.pop();
       if (isAlias(node)) {
+        work += (aliasOrder.get(node) ?? 0) * LIST_STEP_COST;
         const t = this.target(node);
         const d = t && counts.get(t);
-        if (!d) continue;
+        if (!d) return {}; // unresolved: toJS stops here
         d.count += 1;
-        if (d.aliasCount === 0) d.aliasCount = expansion(t);
-        if (d.count * d.aliasCount > MAX_ALIAS_COUNT) return node;
+        if (d.aliasCount === 0) {
+          d.aliasCount = expansion(t);
+          const st = statOf(t);
+          work += st.size + st.aliases * nodeCount;
+        }
+        // the package computes the expansion before it checks the budget: the cost comes first
+        if (work > MAX_ALIAS_WORK) return { costly: node };
+        if (d.count * d.aliasCount > MAX_ALIAS_COUNT) return { excessive: node };
         continue;
       }
       if ((isScalar(node) || isCollection(node)) && node.anchor) counts.set(node, { count: 1, aliasCount: 0 });
       const kids = childrenOf(node);
       for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
     }
-    return undefined;
+    return {};
   }
 }
 
@@ -332,12 +399,31 @@ export function parseYaml(text: string): YamlDocument {
   }
   for (const w of parsed.warnings) doc.report("warnings", w.message, w.pos[0], w.pos[1], w.code);
   if (doc.parseErrors.length > 0) return doc;
+  const keyNesting = doc.collectionKeyNesting();
+  if (keyNesting.depth > MAX_KEY_NESTING) {
+    // the package's toJS stringifies collection keys, and nested ones take super-polynomial time
+    // (`? ? ? … x` 300 levels deep: over a minute); the runtime would hang on such a document
+    doc.report(
+      "errors",
+      `Mapping keys that are collections are nested ${keyNesting.depth} deep here; LWIR tools refuse more than ${MAX_KEY_NESTING}`,
+      keyNesting.offset,
+      keyNesting.offset + 1,
+      "KEY_NESTING_TOO_DEEP",
+    );
+    return doc;
+  }
+  const replay = keyNesting.aliases > 0 ? doc.replayAliases() : {};
+  if (replay.costly) {
+    const [start, end] = spanOf(replay.costly) ?? [0, 1];
+    doc.report("errors", "So many aliases inside aliased nodes that resolving them would take the YAML parser too long", start, end, "ALIAS_WORK");
+    return doc;
+  }
   try {
     doc.value = parsed.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const budget = /alias count/i.test(message);
-    const alias = budget ? doc.excessiveAlias() : /unresolved alias/i.test(message) ? doc.unresolvedAlias() : undefined;
+    const alias = budget ? replay.excessive : /unresolved alias/i.test(message) ? doc.unresolvedAlias() : undefined;
     const span = spanOf(alias) ?? spanOf(parsed.contents) ?? [0, 0, 0];
     doc.report(
       "errors",
