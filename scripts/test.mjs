@@ -1,6 +1,8 @@
-// Runs every compiled test file (out/test/**/*.test.js) with node's test runner; Node 20's --test
-// does not expand glob patterns itself.
-import { readdirSync, statSync } from "node:fs";
+// Runs the compiled test files (out/test/**/*.test.js) with node's test runner; Node 20's --test does not
+// expand glob patterns itself. With no argument every folder but out/test/robust runs (`npm test`); with
+// folder arguments (e.g. `out/test/robust`) only those run (`npm run test:robust`). Other arguments starting
+// with `--` go to node's test runner.
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 
@@ -10,6 +12,15 @@ function find(dir) {
     return statSync(full).isDirectory() ? find(full) : name.endsWith(".test.js") ? [full] : [];
   });
 }
-const files = find("out/test");
-const r = spawnSync(process.execPath, ["--enable-source-maps", "--test", "--test-reporter=spec", ...process.argv.slice(2), ...files], { stdio: "inherit" });
+const args = process.argv.slice(2);
+const options = args.filter((a) => a.startsWith("--"));
+const folders = args.filter((a) => !a.startsWith("--"));
+const files = folders.length > 0
+  ? folders.flatMap((f) => (existsSync(f) ? find(f) : []))
+  : find("out/test").filter((f) => !f.startsWith(join("out", "test", "robust")));
+if (files.length === 0) {
+  console.error(`no test files found in ${folders.join(", ") || "out/test"}`);
+  process.exit(1);
+}
+const r = spawnSync(process.execPath, ["--enable-source-maps", "--test", "--test-reporter=spec", ...options, ...files], { stdio: "inherit" });
 process.exit(r.status ?? 1);

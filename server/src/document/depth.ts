@@ -62,6 +62,33 @@ export function scanJsonDepth(text: string, limit: number = MAX_JSON_DEPTH): Jso
   return { depth: max, overAt };
 }
 
+/**
+ * Nesting depth of text JSON.parse accepted (no comments, well-formed strings): like scanJsonDepth, but
+ * jumps over each string with indexOf instead of reading it character by character.
+ */
+export function scanValidJsonDepth(text: string): number {
+  const n = text.length;
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      let q = text.indexOf('"', i + 1);
+      for (;;) {
+        if (q < 0) return max;
+        let b = q - 1;
+        while (text.charCodeAt(b) === 0x5c) b--;
+        if ((q - 1 - b) % 2 === 0) break;
+        q = text.indexOf('"', q + 1);
+      }
+      i = q;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) max = depth;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}
+
 export interface YamlTooDeep {
   /** Nesting when the parser was stopped: its stack height below the document. */
   depth: number;

@@ -1,6 +1,7 @@
 // Entry point of the document layer: text + format → LwirDocument (value, parse problems, path ⇄ range).
 import { JsonDocument, parseJson } from "./json";
 import { parseYaml, YamlDocument } from "./yaml";
+import { parseFastYamlDocument } from "./yaml-fast";
 import type { Format, LwirDocument } from "./types";
 
 export { computeLineStarts, displaySpan, endOfLine, offsetIn, positionIn } from "./text";
@@ -10,7 +11,8 @@ export type { Format, LwirDocument, NodeLocation, ParseProblem, PathAt, Position
 /** Parses text as LWIR JSON or YAML. Never throws: problems become parse errors. */
 export function parseDocument(text: string, format: Format): LwirDocument {
   try {
-    return format === "json" ? parseJson(text) : parseYaml(text);
+    // YAML: the fast reader when the text is in the subset it reads exactly (same value, same ranges), else `yaml`
+    return format === "json" ? parseJson(text) : parseFastYamlDocument(text) ?? parseYaml(text);
   } catch (error) {
     // a last guard (no input is known to get here): a document that does not parse, instead of a crash
     const message = `The document could not be read: ${error instanceof Error ? error.message : String(error)}`;

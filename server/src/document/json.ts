@@ -6,7 +6,7 @@
 // - invalid text: jsonc-parser's error-tolerant tree, which also gives the error ranges.
 import { createScanner, parseTree, type Node as JsoncNode, type ParseError } from "jsonc-parser";
 import type { PathSegment } from "../lwir/types";
-import { MAX_JSON_DEPTH, scanJsonDepth } from "./depth";
+import { MAX_JSON_DEPTH, scanJsonDepth, scanValidJsonDepth } from "./depth";
 import { BaseDocument, type TrailNode } from "./text";
 import type { ParseProblem, PathAt } from "./types";
 
@@ -485,7 +485,7 @@ export function parseJson(text: string): JsonDocument {
     nativeMessage = error instanceof Error ? error.message : String(error);
   }
   // nesting past the limit takes more brackets than a shorter text holds
-  const depth = text.length > MAX_JSON_DEPTH ? scanJsonDepth(text).depth : 0;
+  const depth = text.length <= MAX_JSON_DEPTH ? 0 : parsed ? scanValidJsonDepth(text) : scanJsonDepth(text).depth;
   const tooDeep = depth > MAX_JSON_DEPTH;
   // the runtime reads what JSON.parse accepts; the scan map is iterative, so depth does not matter to it
   if (parsed) return tooDeep ? new JsonDocument(text, undefined, "scan", { depth, limit: MAX_JSON_DEPTH }) : new JsonDocument(text, value, "scan");

@@ -78,6 +78,12 @@ function ownPropertyProblem(o: object, names: string[]): string {
   return "";
 }
 
+/**
+ * Set by scan() for values known to hold plain data properties only (JSON.parse, YAML conversion): their
+ * plain objects and arrays skip the descriptor and symbol inspection, which dominates the walk.
+ */
+let plainData = false;
+
 function classify(v: unknown): Kind {
   switch (typeof v) {
     case "string":
@@ -106,6 +112,20 @@ function classify(v: unknown): Kind {
   if (v === null) return SCALAR;
   const o = v as object;
   const proto = Object.getPrototypeOf(o) as object | null;
+  if (plainData) {
+    if (proto === Object.prototype) {
+      const keys = Object.keys(o);
+      for (let i = 0; i < keys.length; i++) {
+        if (!isWellFormed(keys[i])) {
+          badWhat = "lone surrogate in a key";
+          return BAD;
+        }
+      }
+      objectKeys = keys;
+      return OBJECT;
+    }
+    if (proto === Array.prototype) return ARRAY;
+  }
   if (Array.isArray(o)) {
     // Array.prototype is itself an array, in every realm; a subclass prototype is not.
     if (proto === null || !Array.isArray(proto)) {
@@ -245,7 +265,16 @@ function isIndexLike(k: string): boolean {
 }
 
 /** The checking walk: the problem (what and where) or undefined. Sets the two variables above. */
-function scan(value: unknown): string | undefined {
+function scan(value: unknown, plain = false): string | undefined {
+  plainData = plain;
+  try {
+    return scanWalk(value);
+  } finally {
+    plainData = false;
+  }
+}
+
+function scanWalk(value: unknown): string | undefined {
   sawIndexLikeKey = false;
   maxDepthSeen = 0;
   const kind = classify(value);
@@ -284,9 +313,9 @@ function scan(value: unknown): string | undefined {
  * Why the canonical writer would refuse `value` (what and where), or undefined when it is plain JSON
  * data. Never throws.
  */
-export function hashabilityProblem(value: unknown): string | undefined {
+export function hashabilityProblem(value: unknown, plainData = false): string | undefined {
   try {
-    return scan(value);
+    return scan(value, plainData);
   } catch (e) {
     return inspectionFailure(e);
   }

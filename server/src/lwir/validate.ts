@@ -92,6 +92,8 @@ class Validator {
   models: string[] | undefined;
   tools: string[] | undefined;
 
+  constructor(private readonly plainData: boolean) {}
+
   /** `details` is built by the caller only when reporting, so the hot paths never materialise segments. */
   report(code: string, path: Path, message: string, details?: FindingDetails): void {
     const finding: Finding = { severity: "error", code, path: pathString(path), segments: segmentsOf(path), message };
@@ -100,7 +102,7 @@ class Validator {
   }
 
   run(doc: unknown): void {
-    const problem = hashabilityProblem(doc);
+    const problem = hashabilityProblem(doc, this.plainData);
     if (problem !== undefined) {
       this.report("lwir.non_hashable", ROOT, `The document cannot be canonicalised for hashing: ${problem}.`);
       return;
@@ -776,8 +778,16 @@ function collectReferences(value: unknown, path: Path, out: Reference[]): void {
   }
 }
 
-export function validateLwir(value: unknown): ValidationResult {
-  const validator = new Validator();
+export interface ValidateOptions {
+  /**
+   * The value is known to hold only plain data properties (it comes from JSON.parse, or from a YAML
+   * parser's conversion), so the hashability check may skip property-descriptor inspection.
+   */
+  plainData?: boolean;
+}
+
+export function validateLwir(value: unknown, options: ValidateOptions = {}): ValidationResult {
+  const validator = new Validator(options.plainData === true);
   try {
     validator.run(value);
   } catch (error) {

@@ -30,10 +30,26 @@ export function analyzeDocument(document: LwirDocument): Analysis {
     return { document, findings: [{ ...finding, range: document.findingRange([]) }], valid: false, workflowVersion: null };
   }
   if (document.parseErrors.length > 0) return { document, findings: [], valid: false, workflowVersion: null };
-  const result = validateLwir(document.value);
+  // the document layer's values come from JSON.parse, yaml's toJS or its own reader: plain data properties only
+  const result = validateLwir(document.value, { plainData: true });
   const findings = result.findings.map((f) => ({ ...f, range: document.findingRange(f.segments) }));
   const valid = findings.length === 0;
-  return { document, findings, valid, workflowVersion: valid ? workflowVersionOf(document.value) : null };
+  return withLazyVersion({ document, findings, valid }, valid);
+}
+
+/**
+ * The WorkflowVersion (canonical JSON + SHA-256 of the whole document, about a third of an analysis) is
+ * computed when first read: diagnostics never read it, so typing does not pay for it.
+ */
+function withLazyVersion(base: Omit<Analysis, "workflowVersion">, valid: boolean): Analysis {
+  let version: WorkflowVersion | null | undefined = valid ? undefined : null;
+  const value = base.document.value;
+  return Object.defineProperty(base, "workflowVersion", {
+    enumerable: true,
+    configurable: true,
+    get: () => (version === undefined ? (version = workflowVersionOf(value)) : version),
+    set: (v: WorkflowVersion | null) => { version = v; },
+  }) as Analysis;
 }
 
 export function analyzeText(text: string, format: Format): Analysis {

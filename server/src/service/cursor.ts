@@ -406,6 +406,14 @@ function isKey(text: string, start: number, end: number, name: string): boolean 
 }
 
 /** Scans flow text from `from` to the cursor; paths are relative to the value that starts at `from`. */
+/**
+ * Completion gives up inside text nested deeper than this: each open level gets a copy of its path (and, in YAML
+ * block style, a bounded look at the lines below), so the work grows with the square of the nesting, and a hostile
+ * document nested 100,000 levels would take minutes and gigabytes. No LWIR structure comes near it (YAML deeper
+ * than 400 levels does not even parse).
+ */
+export const MAX_CURSOR_DEPTH = 500;
+
 function scanFlow(text: string, from: number, cursor: number, yaml: boolean, limit: number): FlowResult | undefined {
   const lx = new FlowLexer(text, from, yaml, limit);
   const pool: ScanFrame[] = [];
@@ -485,6 +493,9 @@ function scanFlow(text: string, from: number, cursor: number, yaml: boolean, lim
         }
     }
   }
+  // Each open frame gets a copy of its path, so the work is quadratic in the nesting: beyond any document
+  // worth completing in (a hostile one nested 100,000 levels would need gigabytes), give up.
+  if (depth > MAX_CURSOR_DEPTH) return undefined;
   // The frames left open hold the cursor: build their paths and members.
   const frames: TextFrame[] = [];
   const path: PathSegment[] = [];
@@ -910,7 +921,8 @@ function yamlCursor(text: string, offset: number): CursorInfo | undefined {
   let end = lineStart - 1;
   while (end >= 0) {
     if (text.charCodeAt(end) === 10 && text.charCodeAt(end - 1) === 13) end--;
-    const start = cr ? lineStartAt(text, end) : text.lastIndexOf("\n", end - 1) + 1;
+    // (lastIndexOf clamps a negative start to 0 and would find a break at 0 again: never search below 0)
+    const start = cr ? lineStartAt(text, end) : end > 0 ? text.lastIndexOf("\n", end - 1) + 1 : 0;
     // Every token of a line is at or right of its indentation: a line indented deeper than the
     // current level cannot hold a sibling or a parent, so it is skipped without being read.
     let ind = start;
@@ -928,6 +940,7 @@ function yamlCursor(text: string, offset: number): CursorInfo | undefined {
   }
   if (unreadable && !scalarLine) return undefined;
   levels.push(state);
+  if (levels.length > MAX_CURSOR_DEPTH) return undefined;
   // Members after the cursor, for the key levels (bounded): a step's id and uses may follow the cursor.
   for (const lv of levels) if (lv.ty === "key" && lv.col > 0) forwardMembers(text, lineEnd, lv);
 

@@ -19,11 +19,17 @@ export function provideSelectionRanges(doc: LwirDocument, positions: readonly Po
   });
 }
 
+/**
+ * Nested deeper than this, only the whole document is offered: every level is located from the root, so the
+ * work grows with the square of the nesting (minutes and gigabytes for a hostile document 100,000 levels deep).
+ */
+const MAX_LEVELS = 1000;
+
 /** The spans around an offset, innermost first (not yet filtered). */
 export function selectionSpans(doc: LwirDocument, offset: number): Span[] {
   const spans: Span[] = [];
   const at = doc.pathAt(offset);
-  if (at) {
+  if (at && at.segments.length <= MAX_LEVELS) {
     let segments = at.segments;
     if (!at.between) {
       const loc = doc.locate(segments);

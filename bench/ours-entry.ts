@@ -1,0 +1,5 @@
+// What the in-process benchmark workers call, bundled by bench/run.mjs (esbuild) into bench/tmp/ours.cjs.
+export { analyzeText } from "../server/src/service/analysis";
+export { toDiagnostics } from "../server/src/service/diagnostics";
+export { provideCompletion, provideCompletionFromText } from "../server/src/service/completion";
+export { LwirWorkspace } from "../server/src/service/workspace";

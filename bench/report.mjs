@@ -1,0 +1,141 @@
+// bench/results.json → bench/RESULTS.md: the series tables and every target of issue 7, met or not,
+// each judged on ratios measured in the same run. `node bench/report.mjs` re-renders from results.json.
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const fmt = (x, d = 1) => (x === undefined || x === null || Number.isNaN(x) ? "–" : Number(x).toFixed(d));
+const ms = (x) => (x === undefined ? "–" : x >= 100 ? fmt(x, 0) : x >= 10 ? fmt(x, 1) : fmt(x, 2));
+
+function find(series, tool, name, format, steps) {
+  return series.find((s) => s.tool.startsWith(tool) && s.name.startsWith(name) && s.format === format && s.steps === steps);
+}
+
+export function targets(results) {
+  const S = results.series;
+  const out = [];
+  const add = (target, figure, met) => out.push({ target, figure, met });
+  const na = (target, why) => out.push({ target, figure: why, met: undefined });
+
+  // JSON fresh, 1,000 steps
+  const jFresh = find(S, "ours", "text → diagnostics, fresh", "json", 1000);
+  const jls = find(S, "vscode-json-languageservice", "parse + schema", "json", 1000);
+  if (jFresh) add("JSON 1,000 fresh: text → diagnostics ≤ 1.5× jsonc parseTree", `${fmt(jFresh.ratio_to_floor, 2)}× (${ms(jFresh.median_ms)} ms vs ${ms(jFresh.floor.median_ms)} ms)`, jFresh.ratio_to_floor <= 1.5);
+  else na("JSON 1,000 fresh ≤ 1.5× parseTree", "not measured");
+  if (jFresh && jls) {
+    const x = jls.ratio_to_floor / jFresh.ratio_to_floor;
+    add("JSON 1,000 fresh: ≥ 2× faster than vscode-json-languageservice (schema only)", `${fmt(x, 2)}× faster (${fmt(jls.ratio_to_floor, 2)}× vs ${fmt(jFresh.ratio_to_floor, 2)}× parseTree)`, x >= 2);
+  }
+
+  // YAML fresh and edit, 1,000 steps
+  const yFresh = find(S, "ours", "text → diagnostics, fresh", "yaml", 1000);
+  const yEdit = find(S, "ours", "text → diagnostics, one-character", "yaml", 1000);
+  const yls = find(S, "yaml-language-server (API)", "doValidation", "yaml", 1000);
+  if (yFresh) add("YAML 1,000 fresh: text → diagnostics ≤ 1× yaml parseDocument", `${fmt(yFresh.ratio_to_floor, 2)}× (${ms(yFresh.median_ms)} ms vs ${ms(yFresh.floor.median_ms)} ms)`, yFresh.ratio_to_floor <= 1);
+  if (yFresh && yls) {
+    const x = yls.ratio_to_floor / yFresh.ratio_to_floor;
+    add("YAML 1,000 fresh: ≥ 1.5× faster than yaml-language-server doValidation", `${fmt(x, 2)}× faster (${fmt(yls.ratio_to_floor, 2)}× vs ${fmt(yFresh.ratio_to_floor, 2)}× parseDocument)`, x >= 1.5);
+  }
+  if (yEdit) add("YAML 1,000 one-character edit: ≤ 0.5× parseDocument", `${fmt(yEdit.ratio_to_floor, 3)}× (${ms(yEdit.median_ms)} ms vs ${ms(yEdit.floor.median_ms)} ms)`, yEdit.ratio_to_floor <= 0.5);
+
+  // completion right after an edit, 1,000 steps
+  const oursCY = find(S, "ours (LSP", "completion right after", "yaml", 1000);
+  const oursCJ = find(S, "ours (LSP", "completion right after", "json", 1000);
+  const ylsC = find(S, "yaml-language-server (LSP, 200", "completion right after", "yaml", 1000)
+    ?? find(S, "yaml-language-server (LSP", "completion right after", "yaml", 1000);
+  if (oursCY && ylsC) {
+    const x = ylsC.ratio_to_floor / oursCY.ratio_to_floor;
+    add("Completion after an edit, YAML 1,000 (LSP): ≥ 20× faster than yaml-language-server", `${fmt(x, 0)}× faster (${ms(oursCY.median_ms)} ms vs ${ms(ylsC.median_ms)} ms)`, x >= 20);
+  } else na("Completion YAML ≥ 20× faster than yaml-language-server", "not measured");
+  if (oursCY && oursCJ) add("Completion after an edit, 1,000 (LSP): JSON no slower than YAML", `JSON ${ms(oursCJ.median_ms)} ms, YAML ${ms(oursCY.median_ms)} ms`, oursCJ.median_ms <= oursCY.median_ms * 1.1);
+
+  // LSP within 2× of in process
+  for (const format of ["json", "yaml"]) {
+    const lsp = find(S, "ours (LSP", "edit → diagnostics", format, 1000);
+    const inProc = find(S, "ours", "text → diagnostics, one-character", format, 1000);
+    if (lsp && inProc) {
+      const x = lsp.ratio_to_floor / inProc.ratio_to_floor;
+      add(`${format.toUpperCase()} 1,000: edit → diagnostics over LSP (delay 0) ≤ 2× in process`, `${fmt(x, 2)}× (${ms(lsp.median_ms)} ms vs ${ms(inProc.median_ms)} ms)`, x <= 2);
+    }
+  }
+
+  // growth 5,000 / 1,000 against the floor's own
+  for (const s5 of S.filter((s) => s.steps === 5000 && s.tool.startsWith("ours"))) {
+    const s1 = S.find((s) => s.steps === 1000 && s.tool === s5.tool && s.name === s5.name && s.format === s5.format);
+    if (!s1) continue;
+    const growth = s5.median_ms / s1.median_ms;
+    const floorGrowth = s5.floor.median_ms / s1.floor.median_ms;
+    const x = growth / floorGrowth;
+    add(`Growth 5,000/1,000 ≤ 1.2× the floor's: ${s5.tool}, ${s5.name}, ${s5.format}`, `${fmt(growth, 2)} vs floor ${fmt(floorGrowth, 2)} → ${fmt(x, 2)}×`, x <= 1.2);
+  }
+
+  // memory, 5,000 steps
+  const memJ = find(S, "ours (LSP", "completion right after", "json", 5000);
+  const memY = find(S, "ours (LSP", "completion right after", "yaml", 5000);
+  const memYls = find(S, "yaml-language-server (LSP", "completion right after", "yaml", 5000);
+  if (memJ) {
+    add("Memory 5,000 JSON: server RSS after opening < 250 MB", `${fmt(memJ.rss_after_open_mb, 0)} MB`, memJ.rss_after_open_mb < 250);
+    add("Memory 5,000 JSON: after 30 edits and completions ≤ 1.5× after opening", `${fmt(memJ.rss_after_edits_mb, 0)} / ${fmt(memJ.rss_after_open_mb, 0)} MB = ${fmt(memJ.rss_after_edits_mb / memJ.rss_after_open_mb, 2)}×`, memJ.rss_after_edits_mb <= 1.5 * memJ.rss_after_open_mb);
+  } else na("Memory 5,000 (needs the full run)", "not measured in this run");
+  if (memY) {
+    const limit = memYls ? memYls.rss_after_open_mb : 344;
+    add("Memory 5,000 YAML: server RSS after opening < yaml-language-server's", `${fmt(memY.rss_after_open_mb, 0)} MB vs ${fmt(limit, 0)} MB${memYls ? "" : " (PEERS.md)"}`, memY.rss_after_open_mb < limit);
+    add("Memory 5,000 YAML: after 30 edits and completions ≤ 1.5× after opening", `${fmt(memY.rss_after_edits_mb, 0)} / ${fmt(memY.rss_after_open_mb, 0)} MB = ${fmt(memY.rss_after_edits_mb / memY.rss_after_open_mb, 2)}×`, memY.rss_after_edits_mb <= 1.5 * memY.rss_after_open_mb);
+  }
+  return out;
+}
+
+export function renderMarkdown(results) {
+  const S = results.series;
+  const m = results.machine;
+  const lines = [];
+  lines.push("# Benchmark results", "");
+  lines.push("Generated by `npm run bench` (bench/run.mjs) from bench/results.json; do not edit by hand.", "");
+  lines.push(`Machine: ${m.cpus} × ${m.cpu ?? "?"}, ${m.memory_gb} GB, ${m.platform}, Node ${m.node}; load average at the end ${m.load_average_at_end?.join(" / ")} ` +
+    `(the machine is shared: absolute times move between runs, same-run ratios hold). ${m.quick ? "Quick run (100 and 1,000 steps). " : ""}` +
+    `${m.iterations} measured iterations per series after warm-up; run took ${m.duration_s} s. Versions: ${Object.entries(m.versions ?? {}).map(([k, v]) => `${k} ${v}`).join(", ")}.`, "");
+  lines.push("Every figure is a median in ms (p95 after the slash); `×` is the median of per-iteration ratios to the floor parser of the format, timed in the same process on the same text, interleaved (jsonc `parseTree` for JSON, `yaml` `parseDocument` + `LineCounter` for YAML).", "");
+
+  lines.push("## Targets", "");
+  lines.push("| target | figure | met |", "|---|---|---|");
+  for (const t of targets(results)) lines.push(`| ${t.target} | ${t.figure} | ${t.met === undefined ? "–" : t.met ? "yes" : "**no**"} |`);
+  lines.push("");
+
+  const sizes = [...new Set(S.map((s) => s.steps))].sort((a, b) => a - b);
+  for (const format of ["json", "yaml"]) {
+    const rows = S.filter((s) => s.format === format);
+    if (rows.length === 0) continue;
+    lines.push(`## ${format.toUpperCase()}`, "");
+    const names = [...new Set(rows.map((s) => `${s.tool} — ${s.name}`))];
+    lines.push(`| series | ${sizes.map((n) => `${n} steps`).join(" | ")} |`, `|---|${sizes.map(() => "---:").join("|")}|`);
+    for (const label of names) {
+      const cells = sizes.map((n) => {
+        const s = rows.find((r) => `${r.tool} — ${r.name}` === label && r.steps === n);
+        return s ? `${ms(s.median_ms)} / ${ms(s.p95_ms)} (${fmt(s.ratio_to_floor, 2)}×)` : "";
+      });
+      lines.push(`| ${label} | ${cells.join(" | ")} |`);
+    }
+    lines.push("");
+  }
+
+  const mem = S.filter((s) => s.rss_after_open_mb !== undefined);
+  if (mem.length > 0) {
+    lines.push("## Server memory (RSS, MB)", "");
+    lines.push("| server | format | steps | idle | after open | after 30 edits + completions | peak |", "|---|---|---:|---:|---:|---:|---:|");
+    for (const s of mem) lines.push(`| ${s.tool} | ${s.format} | ${s.steps} | ${fmt(s.rss_idle_mb, 0)} | ${fmt(s.rss_after_open_mb, 0)} | ${fmt(s.rss_after_edits_mb, 0)} | ${fmt(s.rss_peak_mb, 0)} |`);
+    lines.push("");
+  }
+  lines.push("## Method", "");
+  lines.push("- Workloads: `../shared/bench/gen-lwir.mjs --seed 1` (valid documents). Fresh-document series change the metadata description every iteration, so no cache keyed by text or version can answer.");
+  lines.push("- Ours in process: `analyzeText` + `toDiagnostics` (fresh); an open document in an `LwirWorkspace`, one letter typed or deleted in a prompt per iteration (edit); `provideCompletionFromText` after typing `.` in `{{ steps` (what the server answers right after an edit).");
+  lines.push("- Over LSP: the built server (`dist/server.js`, `lwir.validation.delay` 0) and yaml-language-server over stdio through test/lsp/harness.ts; didChange → publishDiagnostics per one-character edit; completion with the didChange and the request in one write, then again on the same version. yaml-language-server runs as shipped (200 ms debounce) and with the debounce removed (bench/yamlls-nodelay.cjs).");
+  lines.push("- Peers use bench/lwir.schema.json (draft-07; test/unit/bench-schema.test.ts checks it accepts every valid corpus document).");
+  lines.push("");
+  return lines.join("\n");
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const results = JSON.parse(readFileSync(join(here, "results.json"), "utf8"));
+  writeFileSync(join(here, "RESULTS.md"), renderMarkdown(results));
+}

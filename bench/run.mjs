@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+// The benchmark (issue 7): `npm run bench` (100, 1,000 and 5,000 steps... see SIZES) or
+// `npm run bench -- --quick` (100 and 1,000 steps). Not part of `npm test`.
+//
+// Each series runs in its own Node process (bench/workers/*.mjs) with warm-up rounds, then at least 30
+// measured rounds; every round also times the parse floor of the format on the same text, interleaved,
+// and each figure carries its median ratio to that floor, so machine noise (this machine is shared and
+// noisy) largely cancels. Workloads come from ../shared/bench/gen-lwir.mjs. Writes bench/results.json
+// and bench/RESULTS.md.
+//
+//   node bench/run.mjs [--quick] [--sizes 100,1000] [--formats json,yaml] [--only floor,ours,ours-lsp,peers,yamlls-lsp]
+//                      [--iterations 30] [--warmup 5] [--no-build]
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, totalmem, loadavg, platform, release } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { renderMarkdown } from "./report.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..");
+const tmp = join(here, "tmp");
+const GEN = join(root, "..", "shared", "bench", "gen-lwir.mjs");
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const option = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
+};
+const quick = flag("quick");
+const sizes = option("sizes", quick ? "100,1000" : "10,100,1000,5000").split(",").map(Number);
+const formats = option("formats", "json,yaml").split(",");
+const only = option("only", "floor,ours,ours-lsp,peers,yamlls-lsp").split(",");
+const iterations = Number(option("iterations", 30));
+const warmupDefault = Number(option("warmup", 5));
+
+mkdirSync(tmp, { recursive: true });
+if (!flag("no-build")) {
+  // the LSP series runs the built server; the in-process series a bundle of the same sources
+  const r = spawnSync(process.execPath, [join(root, "scripts", "build.mjs")], { cwd: root, stdio: "inherit" });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+  const common = { bundle: true, platform: "node", format: "cjs", target: "node20", mainFields: ["module", "main"], logLevel: "warning" };
+  await build({ ...common, entryPoints: [join(here, "ours-entry.ts")], outfile: join(tmp, "ours.cjs") });
+  await build({ ...common, entryPoints: [join(root, "test", "lsp", "harness.ts")], outfile: join(tmp, "harness.cjs") });
+}
+
+function workload(steps, format) {
+  const file = join(tmp, `w-${steps}.lwir.${format}`);
+  if (!existsSync(file)) {
+    const r = spawnSync(process.execPath, [GEN, "--steps", String(steps), "--format", format, "--seed", "1", "--out", file], { stdio: ["ignore", "ignore", "inherit"] });
+    if (r.status !== 0) throw new Error(`gen-lwir failed for ${steps} ${format}`);
+  }
+  return file;
+}
+
+function runWorker(script, extraArgs) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(here, "workers", script), ...extraArgs], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.on("data", (d) => { stdout += d; });
+    child.on("exit", (code) => {
+      const line = stdout.split("\n").find((l) => l.startsWith("@@RESULT "));
+      if (code !== 0 || !line) {
+        process.stderr.write(`bench: ${script} ${extraArgs.join(" ")} failed (exit ${code})\n${stdout.slice(-2000)}\n`);
+        resolve([]);
+      } else resolve(JSON.parse(line.slice("@@RESULT ".length)));
+    });
+  });
+}
+
+const plan = [];
+for (const steps of sizes) {
+  for (const format of formats) {
+    const warmup = steps >= 5000 ? Math.min(warmupDefault, 3) : warmupDefault;
+    const base = ["--format", format, "--steps", String(steps), "--iterations", String(iterations), "--warmup", String(warmup)];
+    if (only.includes("floor")) plan.push(["floor.mjs", base]);
+    if (only.includes("ours")) plan.push(["ours.mjs", base]);
+    if (only.includes("ours-lsp")) plan.push(["lsp.mjs", [...base, "--server", "ours"]]);
+    if (only.includes("peers")) plan.push(["peers.mjs", base]);
+    if (format === "yaml" && only.includes("yamlls-lsp")) {
+      plan.push(["lsp.mjs", [...base, "--server", "yamlls-nodelay"]]);
+      plan.push(["lsp.mjs", [...base, "--server", "yamlls"]]);
+    }
+  }
+}
+
+const started = Date.now();
+const series = [];
+for (const [script, base] of plan) {
+  const steps = Number(base[base.indexOf("--steps") + 1]);
+  const format = base[base.indexOf("--format") + 1];
+  const file = workload(steps, format);
+  const t0 = Date.now();
+  const got = await runWorker(script, [...base, "--file", file]);
+  series.push(...got);
+  const label = base.includes("--server") ? `${script} ${base[base.indexOf("--server") + 1]}` : script;
+  process.stderr.write(`bench: ${label} ${format} ${steps}: ${((Date.now() - t0) / 1000).toFixed(0)} s; ` +
+    got.map((s) => `${s.tool} ${s.name} ${s.median_ms} ms (${s.ratio_to_floor}×)`).join("; ") + "\n");
+}
+
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const version = (name) => {
+  try {
+    return JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version;
+  } catch {
+    return undefined;
+  }
+};
+const results = {
+  machine: {
+    node: process.version,
+    platform: `${platform()} ${release()}`,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+    memory_gb: Math.round(totalmem() / 2 ** 30),
+    load_average_at_end: loadavg().map((x) => Math.round(x * 100) / 100),
+    date: new Date().toISOString(),
+    duration_s: Math.round((Date.now() - started) / 1000),
+    quick,
+    iterations,
+    versions: {
+      "lwir-tools": pkg.version,
+      "jsonc-parser": version("jsonc-parser"),
+      yaml: version("yaml"),
+      "vscode-json-languageservice": version("vscode-json-languageservice"),
+      "yaml-language-server": version("yaml-language-server"),
+    },
+  },
+  series,
+};
+writeFileSync(join(here, "results.json"), JSON.stringify(results, null, 2) + "\n");
+writeFileSync(join(here, "RESULTS.md"), renderMarkdown(results));
+process.stderr.write(`bench: wrote bench/results.json and bench/RESULTS.md in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);

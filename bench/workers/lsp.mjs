@@ -1,0 +1,145 @@
+// Series 3 and 4 over LSP (stdio), through the test harness's client (test/lsp/harness.ts, bundled):
+//   --server ours            the built server (dist/server.js), lwir.validation.delay 0;
+//   --server yamlls          yaml-language-server as shipped (its 200 ms validation debounce left in);
+//   --server yamlls-nodelay  the same with the debounce removed by a preload module (bench/yamlls-nodelay.cjs).
+// Measures didChange → publishDiagnostics for one-character edits in prompts, completion right after
+// typing `.` in `{{ steps` (didChange and the request in one write, as an editor sends them) and again
+// on the same version, and the server's RSS (idle, after opening, after the edits and completions).
+// The floor parser runs in this process, interleaved, on the same text.
+import { join, dirname } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { FLOOR, applyEdit, args, completionSite, editAt, editSites, emit, interleave, positionAt, readWorkload, require, rssOf, summarize, timed, timedSync } from "../lib.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+const { LspClient } = require("./tmp/harness.cjs");
+const a = args();
+const server = a.raw.server;
+const base = readWorkload(a.file);
+const floor = FLOOR[a.format];
+const uri = pathToFileURL(join(root, "bench", "tmp", `bench-${a.steps}.lwir.${a.format}`)).href;
+const TIMEOUT = 600_000;
+
+let client;
+let tool;
+if (server === "ours") {
+  tool = "ours (LSP, delay 0)";
+  client = await LspClient.start({
+    pull: false,
+    timeout: TIMEOUT,
+    serverPath: join(root, "dist", "server.js"),
+    initializationOptions: { settings: { validation: { delay: 0 } } },
+  });
+} else {
+  const schemaUri = pathToFileURL(join(root, "bench", "lwir.schema.json")).href;
+  const yamlSettings = {
+    validate: true,
+    completion: true,
+    hover: false,
+    format: { enable: false },
+    schemaStore: { enable: false },
+    schemas: { [schemaUri]: ["*.lwir.yaml", "*.lwir.json"] },
+  };
+  tool = server === "yamlls" ? "yaml-language-server (LSP, 200 ms debounce)" : "yaml-language-server (LSP, debounce removed)";
+  client = await LspClient.start({
+    pull: false,
+    timeout: TIMEOUT,
+    configurationRequests: true,
+    configuration: { yaml: yamlSettings, "[yaml]": {}, http: {}, editor: {}, files: {} },
+    serverPath: require.resolve("yaml-language-server/bin/yaml-language-server"),
+    nodeArgs: server === "yamlls-nodelay" ? ["--require", join(here, "..", "yamlls-nodelay.cjs")] : [],
+  });
+  client.notify("workspace/didChangeConfiguration", { settings: { yaml: yamlSettings } });
+}
+
+const pid = client.pid;
+const idle = rssOf(pid);
+// the document carries an unfinished `{{ steps` where completion is asked later
+const site = completionSite(base, a.format);
+const openedAt = performance.now();
+client.open(uri, site.text, a.format);
+await client.waitForNotification("textDocument/publishDiagnostics", (p) => p.uri === uri, TIMEOUT);
+const openMs = performance.now() - openedAt;
+const afterOpen = rssOf(pid);
+
+function send(edit) {
+  const text = client.text(uri);
+  const doc = client.document(uri);
+  const range = { start: doc.positionAt(edit.offset), end: doc.positionAt(edit.offset + edit.deleteCount) };
+  const version = client.version(uri) + 1;
+  const seq = client.seq;
+  client.change(uri, version, [{ range, text: edit.insert }]);
+  void text;
+  return { version, seq };
+}
+
+async function diagnosticsFor({ version, seq }) {
+  // yaml-language-server publishes without a version: take the first publication after the change
+  if (server === "ours") await client.waitForDiagnostics(uri, { version, timeout: TIMEOUT });
+  else await client.waitForDiagnostics(uri, { after: seq, timeout: TIMEOUT });
+}
+
+const out = [];
+const extra = { rss_idle_mb: idle.rss_mb, rss_after_open_mb: afterOpen.rss_mb, open_ms: Math.round(openMs) };
+
+// edit → diagnostics
+{
+  // edit sites shift by the inserted `{{ steps` text after it; recompute on the current text
+  const sites = editSites(client.text(uri));
+  const { results, floorSamples } = await interleave({
+    warmup: a.warmup,
+    iterations: a.iterations,
+    subjects: {
+      diag: (i) => timed(async () => {
+        const sent = send(editAt(sites, i));
+        await diagnosticsFor(sent);
+      }),
+    },
+    floor: () => timedSync(() => floor.run(client.text(uri))),
+  });
+  out.push(summarize("edit → diagnostics", tool, a.format, a.steps, results.diag, floor.name, floorSamples, extra));
+}
+
+// completion right after typing `.`, then again on the same version
+{
+  const stdin = client.process.stdin;
+  let items = 0;
+  let sameItems = 0;
+  let pendingCheck;
+  const { results, floorSamples } = await interleave({
+    warmup: a.warmup,
+    iterations: a.iterations,
+    subjects: {
+      afterEdit: (i) => timed(async () => {
+        // one write for the change and the request, as an editor sends them while typing
+        stdin.cork();
+        pendingCheck = send({ offset: site.offset, deleteCount: 0, insert: "." });
+        const position = positionAt(client.text(uri), site.offset + 1);
+        const { result } = client.startRequest("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "." } }, TIMEOUT);
+        stdin.uncork();
+        const list = await result;
+        items = (Array.isArray(list) ? list : list?.items ?? []).length;
+        void i;
+      }),
+      sameVersion: () => timed(async () => {
+        const position = positionAt(client.text(uri), site.offset + 1);
+        const list = await client.request("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 1 } }, TIMEOUT);
+        sameItems = (Array.isArray(list) ? list : list?.items ?? []).length;
+      }),
+      // not measured: delete the `.` again and let the server settle before the next round
+      settle: async () => {
+        await diagnosticsFor(pendingCheck);
+        const sent = send({ offset: site.offset, deleteCount: 1, insert: "" });
+        await diagnosticsFor(sent);
+        return 0;
+      },
+    },
+    floor: () => timedSync(() => floor.run(client.text(uri))),
+  });
+  const after = rssOf(pid);
+  const memory = { ...extra, rss_after_edits_mb: after.rss_mb, rss_peak_mb: after.peak_mb };
+  out.push(summarize("completion right after an edit", tool, a.format, a.steps, results.afterEdit, floor.name, floorSamples, { items, ...memory }));
+  out.push(summarize("completion, same version", tool, a.format, a.steps, results.sameVersion, floor.name, floorSamples, { items: sameItems }));
+}
+await client.stop();
+emit(out);

@@ -1,0 +1,629 @@
+// A fast reader for the plain block-style YAML that LWIR documents are written in, with the same value and
+// the same node ranges as the `yaml` package gives (the composed Document's `range` triples), or nothing:
+// at the first construct it does not handle exactly (anchors, aliases, tags, flow mappings, multi-line
+// plain or quoted scalars, folded or kept block scalars, tabs, CR, document markers, duplicate keys, any
+// syntax error…) it gives up and the caller parses with the `yaml` package. The `yaml` package's parser
+// runs at 2–3 MB/s; this reads the common subset one line at a time at many times that, which is what
+// makes validating a 1,000-step YAML workflow cheaper than parsing it with `yaml` once.
+import { Document, isScalar } from "yaml";
+import type { PathSegment } from "../lwir/types";
+import { BaseDocument, type TrailNode } from "./text";
+import type { ParseProblem, PathAt } from "./types";
+
+/** A block map or sequence: member ranges as the `yaml` package reports them. */
+export class FastBlock {
+  /** Keys of a map (undefined for a sequence), as the converted object names them. */
+  keys: string[] | undefined;
+  ks: number[] | undefined;
+  ke: number[] | undefined;
+  /** Value ranges: [vs, ve, ve2] = the `yaml` node's range. */
+  readonly vs: number[] = [];
+  readonly ve: number[] = [];
+  readonly ve2: number[] = [];
+  /** The nested block of each member, or undefined for a scalar or flow sequence. */
+  readonly kids: (FastBlock | undefined)[] = [];
+  /** The `yaml` range of the block itself. */
+  start = 0;
+  end = 0;
+  private index: Map<string, number> | undefined;
+
+  constructor(readonly isMap: boolean) {
+    if (isMap) {
+      this.keys = [];
+      this.ks = [];
+      this.ke = [];
+    }
+  }
+
+  indexOf(key: string): number {
+    if (!this.index) {
+      this.index = new Map();
+      const keys = this.keys as string[];
+      for (let i = 0; i < keys.length; i++) this.index.set(keys[i], i);
+    }
+    return this.index.get(key) ?? -1;
+  }
+}
+
+export interface FastYaml {
+  value: unknown;
+  root: FastBlock;
+}
+
+/** Thrown (and caught in parseFastYaml) at anything outside the subset. */
+class Unsupported {}
+const UNSUPPORTED = new Unsupported();
+function bail(): never {
+  throw UNSUPPORTED;
+}
+
+// The core schema's tags in the order the `yaml` package tries them on a plain scalar, taken from the
+// package itself so that a number, boolean or null resolves exactly as YAML.parse resolves it.
+interface PlainTag {
+  test: RegExp;
+  resolve: (s: string, onError: (m: string) => void, options: object) => unknown;
+}
+let plainTags: PlainTag[] | undefined;
+function tags(): PlainTag[] {
+  if (!plainTags) {
+    const schema = new Document().schema as unknown as { tags: Array<{ default?: boolean; test?: RegExp; resolve?: PlainTag["resolve"] }> };
+    plainTags = schema.tags.filter((t) => t.default && t.test && t.resolve).map((t) => ({ test: t.test as RegExp, resolve: t.resolve as PlainTag["resolve"] }));
+  }
+  return plainTags;
+}
+const TAG_OPTIONS = { intAsBigInt: false };
+const noError = () => bail();
+
+/** A plain scalar's value: the first core tag whose test matches resolves it, else the string itself. */
+function plainValue(s: string): unknown {
+  const c = s.charCodeAt(0);
+  // only these can start a non-string core scalar: digits, sign, '.', '~', n/N, t/T, f/F, '0'
+  if (!(c <= 0x39 || c === 0x7e || c === 0x6e || c === 0x4e || c === 0x74 || c === 0x54 || c === 0x66 || c === 0x46 || s.length === 0)) return s;
+  for (const t of tags()) {
+    if (!t.test.test(s)) continue;
+    // some tags resolve to a Scalar node (null, booleans): the value is what toJS gives
+    const v = t.resolve(s, noError, TAG_OPTIONS);
+    return isScalar(v) ? v.value : v;
+  }
+  return s;
+}
+
+const SP = 0x20;
+const LF = 0x0a;
+const HASH = 0x23;
+const COLON = 0x3a;
+const DASH = 0x2d;
+const DQ = 0x22;
+const SQ = 0x27;
+
+/** Characters a plain scalar in block context may not start with (or only in forms not handled here). */
+function badPlainStart(c: number): boolean {
+  // - ? : , [ ] { } # & * ! | > ' " % @ `
+  return c === DASH || c === 0x3f || c === COLON || c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === HASH ||
+    c === 0x26 || c === 0x2a || c === 0x21 || c === 0x7c || c === 0x3e || c === SQ || c === DQ || c === 0x25 || c === 0x40 || c === 0x60;
+}
+
+class Reader {
+  private depth = 0;
+  constructor(private readonly t: string) {}
+
+  /** End of the line starting at or containing `p` (offset of its \n, or the text length). */
+  eol(p: number): number {
+    const i = this.t.indexOf("\n", p);
+    return i < 0 ? this.t.length : i;
+  }
+
+  /** After the line break ending the line that contains `p`. */
+  nextLine(p: number): number {
+    const i = this.t.indexOf("\n", p);
+    return i < 0 ? this.t.length : i + 1;
+  }
+
+  /** From a line start: the start of the next line holding content (not blank, not only a comment). */
+  contentLine(p: number): number {
+    const t = this.t;
+    const n = t.length;
+    while (p < n) {
+      let q = p;
+      while (t.charCodeAt(q) === SP) q++;
+      const c = t.charCodeAt(q);
+      if (q < n && c !== LF && c !== HASH) return p;
+      p = this.nextLine(q);
+    }
+    return n;
+  }
+
+  indentAt(lineStart: number): number {
+    let q = lineStart;
+    while (this.t.charCodeAt(q) === SP) q++;
+    return q - lineStart;
+  }
+
+  /**
+   * After a scalar ending at `e` on its line: spaces, an optional comment, the line break. Returns the
+   * offset after the line break (the `yaml` range's third number).
+   */
+  tail(e: number): number {
+    const t = this.t;
+    let q = e;
+    while (t.charCodeAt(q) === SP) q++;
+    if (q < t.length && t.charCodeAt(q) !== LF) {
+      if (t.charCodeAt(q) !== HASH || q === e) bail(); // something after the value, or `#` glued to it
+    }
+    return this.nextLine(q);
+  }
+
+  /** The whole document: a block map or sequence at indent 0, comments around it. */
+  document(): FastYaml {
+    const t = this.t;
+    const first = this.contentLine(0);
+    if (first >= t.length || this.indentAt(first) !== 0) bail();
+    const root = { block: undefined as FastBlock | undefined };
+    const value = this.block(first, 0, root, true);
+    const rest = this.contentLine(this.after);
+    if (rest < t.length) bail();
+    return { value, root: root.block as FastBlock };
+  }
+
+  /** Where the last collection read ended (start of the line after it). */
+  private after = 0;
+
+  /** A block collection whose first line starts at `lineStart` with its first item at column `indent`. */
+  private block(lineStart: number, indent: number, out: { block: FastBlock | undefined }, topLevel = false): unknown {
+    if (++this.depth > 200) bail();
+    const p = lineStart + indent;
+    const c = this.t.charCodeAt(p);
+    const d = this.t.charCodeAt(p + 1);
+    const isSeq = c === DASH && (d === SP || d === LF || p + 1 >= this.t.length);
+    void topLevel;
+    const v = isSeq ? this.seq(p, indent, out) : this.map(p, indent, out);
+    this.depth--;
+    return v;
+  }
+
+  /** A block map whose first key starts at `p` (column `indent`); later keys start lines at that column. */
+  private map(p: number, indent: number, out: { block: FastBlock | undefined }): Record<string, unknown> {
+    const t = this.t;
+    const n = t.length;
+    const block = new FastBlock(true);
+    out.block = block;
+    block.start = p;
+    const obj: Record<string, unknown> = {};
+    const keys = block.keys as string[];
+    let seen: Set<string> | undefined;
+    for (;;) {
+      // the key
+      let key: string;
+      let ks = p;
+      let ke: number;
+      let colon: number;
+      const c = t.charCodeAt(p);
+      if (c === DQ) {
+        const close = t.indexOf('"', p + 1);
+        const lineEnd = this.eol(p);
+        if (close < 0 || close > lineEnd) bail();
+        key = t.slice(p + 1, close);
+        if (key.indexOf("\\") >= 0) bail();
+        ke = close + 1;
+        colon = ke;
+      } else {
+        if (badPlainStart(c) || c === SP || c === LF || p >= n) bail();
+        // the key runs to the first ": " or ":\n" on the line
+        let q = p;
+        for (;;) {
+          const k = t.indexOf(":", q);
+          const lineEnd = this.eol(q);
+          if (k < 0 || k > lineEnd) bail();
+          const after = t.charCodeAt(k + 1);
+          if (after === SP || after === LF || k + 1 >= n) {
+            colon = k;
+            break;
+          }
+          q = k + 1;
+        }
+        ke = colon;
+        key = t.slice(p, ke);
+        // a key the core schema reads as something else than a string, a comment inside, trailing spaces
+        if (key.indexOf(" #") >= 0 || key.charCodeAt(key.length - 1) === SP || plainValue(key) !== key) bail();
+      }
+      if (t.charCodeAt(colon) !== COLON) bail();
+      if (key === "__proto__") bail();
+      if (keys.length > 0) {
+        if (keys.length < 16) {
+          if (keys.indexOf(key) >= 0) bail();
+        } else {
+          if (!seen) seen = new Set(keys);
+          if (seen.has(key)) bail();
+        }
+        seen?.add(key);
+      }
+      keys.push(key);
+      (block.ks as number[]).push(ks);
+      (block.ke as number[]).push(ke);
+      // the value
+      const v = this.value(colon + 1, indent, block, true);
+      obj[key] = v;
+      // the next key, or the end of the map
+      const next = this.contentLine(this.after);
+      if (next >= n) break;
+      const ind = this.indentAt(next);
+      if (ind < indent) break;
+      if (ind > indent) bail();
+      p = next + ind;
+      ks = p;
+      if (t.charCodeAt(p) === DASH && (t.charCodeAt(p + 1) === SP || t.charCodeAt(p + 1) === LF)) bail(); // a sequence where a key belongs
+    }
+    block.end = block.ve2[block.ve2.length - 1];
+    return obj;
+  }
+
+  /** A block sequence whose first `-` is at `p` (column `indent`). */
+  private seq(p: number, indent: number, out: { block: FastBlock | undefined }): unknown[] {
+    const t = this.t;
+    const n = t.length;
+    const block = new FastBlock(false);
+    out.block = block;
+    block.start = p;
+    const arr: unknown[] = [];
+    for (;;) {
+      // p is at "-"
+      const q = p + 1;
+      if (t.charCodeAt(q) !== SP) bail(); // `-` alone on its line: not handled
+      let r = q;
+      while (t.charCodeAt(r) === SP) r++;
+      const c = t.charCodeAt(r);
+      if (r >= n || c === LF || c === HASH) bail();
+      if (c === DASH && (t.charCodeAt(r + 1) === SP || t.charCodeAt(r + 1) === LF)) bail(); // `- - x`
+      const lineStart = t.lastIndexOf("\n", p) + 1;
+      if (this.isMapEntry(r)) {
+        const kid = { block: undefined as FastBlock | undefined };
+        if (++this.depth > 200) bail();
+        arr.push(this.map(r, r - lineStart, kid));
+        this.depth--;
+        const b = kid.block as FastBlock;
+        block.vs.push(b.start);
+        block.ve.push(b.end);
+        block.ve2.push(b.end);
+        block.kids.push(b);
+      } else {
+        arr.push(this.value(r - 1, indent, block, false));
+      }
+      const next = this.contentLine(this.after);
+      if (next >= n) break;
+      const ind = this.indentAt(next);
+      if (ind < indent) break;
+      if (ind > indent) bail();
+      p = next + ind;
+      if (!(t.charCodeAt(p) === DASH && (t.charCodeAt(p + 1) === SP || t.charCodeAt(p + 1) === LF))) break; // the parent map goes on
+    }
+    block.end = block.ve2[block.ve2.length - 1];
+    return arr;
+  }
+
+  /** Does a `key: …` entry start at `r` (a plain or double-quoted key followed by `:` and a space or line end)? */
+  private isMapEntry(r: number): boolean {
+    const t = this.t;
+    const lineEnd = this.eol(r);
+    if (t.charCodeAt(r) === DQ) {
+      const close = t.indexOf('"', r + 1);
+      if (close < 0 || close > lineEnd) return false;
+      const a = t.charCodeAt(close + 1);
+      return a === COLON;
+    }
+    if (t.charCodeAt(r) === SQ || t.charCodeAt(r) === 0x5b || t.charCodeAt(r) === 0x7b) return false;
+    for (let k = t.indexOf(":", r); k >= 0 && k < lineEnd; k = t.indexOf(":", k + 1)) {
+      const a = t.charCodeAt(k + 1);
+      if (a === SP || a === LF || k + 1 >= t.length) {
+        // a comment before the colon makes it no key
+        const hash = t.slice(r, k).indexOf(" #");
+        return hash < 0;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The value after a key's colon (or after `- ` when `inMap` is false, `at` being the space before it).
+   * Pushes its ranges onto `block` and sets `this.after` to the start of the line after it.
+   */
+  private value(at: number, indent: number, block: FastBlock, inMap: boolean): unknown {
+    const t = this.t;
+    const n = t.length;
+    let p = at;
+    const c0 = t.charCodeAt(p);
+    if (inMap && (p >= n || c0 === LF)) {
+      // nothing on the line: a nested block on the next lines, or null
+      const next = this.contentLine(this.nextLine(p));
+      const ind = next < n ? this.indentAt(next) : -1;
+      const startsSeq = ind >= 0 && t.charCodeAt(next + ind) === DASH && (t.charCodeAt(next + ind + 1) === SP || t.charCodeAt(next + ind + 1) === LF);
+      if (ind > indent || (ind === indent && startsSeq)) {
+        const kid = { block: undefined as FastBlock | undefined };
+        const v = this.block(next, ind, kid);
+        const b = kid.block as FastBlock;
+        block.vs.push(b.start);
+        block.ve.push(b.end);
+        block.ve2.push(b.end);
+        block.kids.push(b);
+        return v;
+      }
+      // an empty value: null, written nowhere, just after the colon; `yaml` stretches its range over comment
+      // lines that follow, a rule not worth copying
+      for (let q = this.nextLine(p); q < next; q = this.nextLine(q)) if (q + this.indentAt(q) < n && t.charCodeAt(q + this.indentAt(q)) === HASH) bail();
+      block.vs.push(p);
+      block.ve.push(p);
+      block.ve2.push(p);
+      block.kids.push(undefined);
+      this.after = this.nextLine(p);
+      return null;
+    }
+    if (c0 !== SP) bail();
+    while (t.charCodeAt(p) === SP) p++;
+    const c = t.charCodeAt(p);
+    const lineEnd = this.eol(p);
+    let value: unknown;
+    const s = p;
+    let e: number;
+    let e2: number;
+    if (c === DQ) {
+      // a double-quoted scalar on one line
+      let q = p + 1;
+      let escaped = false;
+      for (;;) {
+        const k = t.indexOf('"', q);
+        if (k < 0 || k > lineEnd) bail();
+        let b = k - 1;
+        while (t.charCodeAt(b) === 0x5c) b--;
+        if ((k - 1 - b) % 2 === 0) {
+          e = k + 1;
+          break;
+        }
+        escaped = true;
+        q = k + 1;
+      }
+      const raw = t.slice(p + 1, e - 1);
+      if (!escaped && raw.indexOf("\\") < 0) value = raw;
+      else {
+        // only escapes JSON spells the same way as YAML
+        if (/\\[^"\\/bfnrtu]/.test(raw) || /\\u(?![0-9a-fA-F]{4})/.test(raw)) bail();
+        value = JSON.parse(t.slice(p, e));
+      }
+      e2 = this.tail(e);
+    } else if (c === SQ) {
+      let q = p + 1;
+      for (;;) {
+        const k = t.indexOf("'", q);
+        if (k < 0 || k > lineEnd) bail();
+        if (t.charCodeAt(k + 1) === SQ) {
+          q = k + 2;
+          continue;
+        }
+        e = k + 1;
+        break;
+      }
+      value = t.slice(p + 1, e - 1).replace(/''/g, "'");
+      e2 = this.tail(e);
+    } else if (c === 0x5b) {
+      // a flow sequence of plain or double-quoted scalars on one line; a collection, so paths go into it
+      const arr: unknown[] = [];
+      const flow = new FastBlock(false);
+      flow.start = p;
+      let q = p + 1;
+      while (t.charCodeAt(q) === SP) q++;
+      if (t.charCodeAt(q) === 0x5d) q++;
+      else {
+        for (;;) {
+          const d = t.charCodeAt(q);
+          const itemStart = q;
+          let item: unknown;
+          if (d === DQ) {
+            const k = t.indexOf('"', q + 1);
+            if (k < 0 || k > lineEnd) bail();
+            const raw = t.slice(q + 1, k);
+            if (raw.indexOf("\\") >= 0) bail();
+            item = raw;
+            q = k + 1;
+          } else {
+            if (badPlainStart(d) || d === SP) bail();
+            let k = q;
+            for (;;) {
+              const ch = t.charCodeAt(k);
+              if (ch === 0x2c || ch === 0x5d || k >= lineEnd) break;
+              // flow indicators, comments, quotes, colons and spaces before a separator: not handled
+              if (ch === 0x5b || ch === 0x7b || ch === 0x7d || ch === DQ || ch === SQ || ch === HASH || ch === COLON) bail();
+              k++;
+            }
+            if (t.charCodeAt(k - 1) === SP) bail();
+            item = plainValue(t.slice(q, k));
+            q = k;
+          }
+          arr.push(item);
+          flow.vs.push(itemStart);
+          flow.ve.push(q);
+          flow.ve2.push(q);
+          flow.kids.push(undefined);
+          const sep = t.charCodeAt(q);
+          if (sep === 0x5d) {
+            q++;
+            break;
+          }
+          if (sep !== 0x2c) bail();
+          q++;
+          while (t.charCodeAt(q) === SP) q++;
+          if (t.charCodeAt(q) === 0x5d) bail(); // a trailing comma
+        }
+      }
+      e = q;
+      flow.end = q;
+      value = arr;
+      e2 = this.tail(e);
+      block.vs.push(s);
+      block.ve.push(e);
+      block.ve2.push(e2);
+      block.kids.push(flow);
+      this.after = e2;
+      return value;
+    } else if (c === 0x7c) {
+      // a literal block scalar: `|` (clip) or `|-` (strip), header alone on its line
+      let h = p + 1;
+      const strip = t.charCodeAt(h) === DASH;
+      if (strip) h++;
+      if (h !== lineEnd) bail();
+      return this.literal(p, lineEnd, indent, strip, block);
+    } else {
+      if (badPlainStart(c) || p >= n || c === LF) {
+        // `-x`, `-1`, `:x`, `?x` are plain in YAML 1.2 but not worth the rules here
+        bail();
+      }
+      // a plain scalar on one line
+      let k = lineEnd;
+      const hash = t.slice(p, k).indexOf(" #");
+      if (hash >= 0) k = p + hash;
+      let end = k;
+      while (t.charCodeAt(end - 1) === SP) end--;
+      const raw = t.slice(p, end);
+      if (raw.indexOf(": ") >= 0 || raw.charCodeAt(raw.length - 1) === COLON || raw.indexOf("\t") >= 0) bail();
+      e = end;
+      value = plainValue(raw);
+      e2 = this.tail(e);
+      // a more-indented line after it would continue the scalar (multi-line plain): not handled
+      const next = this.contentLine(e2);
+      if (next < n && this.indentAt(next) > indent) {
+        // a sequence item's own nested lines are fine only for a map entry; here it is a scalar
+        bail();
+      }
+    }
+    block.vs.push(s);
+    block.ve.push(e);
+    block.ve2.push(e2);
+    block.kids.push(undefined);
+    this.after = e2;
+    return value;
+  }
+
+  /** A literal block scalar whose header `|`/`|-` is at `p`; content lines are indented more than `indent`. */
+  private literal(p: number, lineEnd: number, indent: number, strip: boolean, block: FastBlock): string {
+    const t = this.t;
+    const n = t.length;
+    let line = lineEnd + 1;
+    if (lineEnd >= n) bail();
+    const contentIndent = this.indentAt(line);
+    const firstEnd = this.eol(line);
+    if (contentIndent <= indent || line + contentIndent >= firstEnd) bail(); // empty first line or too little indent
+    const parts: string[] = [];
+    let lastContentEnd = firstEnd; // end (before \n) of the last non-empty line
+    let lastKept = 0; // parts.length after the last non-empty line
+    while (line < n) {
+      const end = this.eol(line);
+      const ind = this.indentAt(line);
+      if (line + ind >= end) {
+        // a blank line: empty content unless it carries more spaces than the content indent
+        if (ind > contentIndent) bail();
+        parts.push("");
+      } else if (ind >= contentIndent) {
+        parts.push(t.slice(line + contentIndent, end));
+        lastKept = parts.length;
+        lastContentEnd = end;
+      } else {
+        if (ind > indent) bail(); // less indented than the content, more than the parent: an error
+        break;
+      }
+      line = end + 1;
+    }
+    parts.length = lastKept;
+    const hasBreak = lastContentEnd < n;
+    const value = parts.join("\n") + (!strip && hasBreak ? "\n" : "");
+    const e = hasBreak ? lastContentEnd + 1 : n;
+    block.vs.push(p);
+    block.ve.push(e);
+    block.ve2.push(e);
+    block.kids.push(undefined);
+    this.after = e;
+    return value;
+  }
+}
+
+/** The value and ranges of `text`, or undefined when it is outside the subset this reader handles exactly. */
+export function parseFastYaml(text: string): FastYaml | undefined {
+  // whole-text screens: tabs, CR, BOM, control characters, Unicode line breaks, aliases/anchors/tags at a
+  // value start are checked where they occur; document markers and directives here
+  if (/[\t\r\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u0085\u2028\u2029\ufeff]/.test(text)) return undefined;
+  if (/^(?:---|\.\.\.)(?:[ \n]|$)|^%/m.test(text)) return undefined;
+  try {
+    return new Reader(text).document();
+  } catch (e) {
+    if (e === UNSUPPORTED) return undefined;
+    throw e;
+  }
+}
+
+// ---- the document --------------------------------------------------------------------------------
+
+/** An LwirDocument read by parseFastYaml: what YamlDocument answers, from the ranges recorded here. */
+export class FastYamlDocument extends BaseDocument {
+  readonly format = "yaml" as const;
+  readonly parseErrors: ParseProblem[] = [];
+  readonly parseWarnings: ParseProblem[] = [];
+
+  constructor(text: string, readonly value: unknown, private readonly root: FastBlock) {
+    super(text);
+  }
+
+  protected trail(segments: readonly PathSegment[]): TrailNode[] {
+    const root = this.root;
+    const out: TrailNode[] = [{ valueStart: root.start, valueEnd: root.end, container: true }];
+    let b: FastBlock | undefined = root;
+    for (const seg of segments) {
+      if (!b) break;
+      let i: number;
+      if (b.isMap) i = b.indexOf(String(seg));
+      else i = typeof seg === "number" && Number.isInteger(seg) && seg >= 0 && seg < b.vs.length ? seg : -1;
+      if (i < 0) break;
+      const kid: FastBlock | undefined = b.kids[i];
+      const node: TrailNode = { valueStart: b.vs[i], valueEnd: b.ve[i], container: kid !== undefined };
+      if (b.isMap) {
+        node.keyStart = (b.ks as number[])[i];
+        node.keyEnd = (b.ke as number[])[i];
+      }
+      out.push(node);
+      b = kid;
+    }
+    return out;
+  }
+
+  pathAt(offset: number): PathAt | undefined {
+    const root = this.root;
+    if (offset < root.start || offset > root.end) return undefined;
+    const segments: PathSegment[] = [];
+    let b = root;
+    for (;;) {
+      const starts = b.isMap ? (b.ks as number[]) : b.vs;
+      let lo = 0;
+      let hi = starts.length - 1;
+      let i = -1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (starts[mid] <= offset) {
+          i = mid;
+          lo = mid + 1;
+        } else hi = mid - 1;
+      }
+      if (i < 0 || offset > b.ve2[i]) return { segments, inKey: b.isMap, between: true };
+      const kid = b.kids[i];
+      if (b.isMap) {
+        segments.push((b.keys as string[])[i]);
+        if (offset <= (b.ke as number[])[i]) return { segments, inKey: true };
+        if (offset < b.vs[i] || !kid) return { segments, inKey: false };
+      } else {
+        segments.push(i);
+        if (!kid) return { segments, inKey: false };
+      }
+      b = kid;
+    }
+  }
+}
+
+/** The document read by the fast reader, or undefined when the text needs the `yaml` package. */
+export function parseFastYamlDocument(text: string): FastYamlDocument | undefined {
+  const fast = parseFastYaml(text);
+  return fast ? new FastYamlDocument(text, fast.value, fast.root) : undefined;
+}
