@@ -1,19 +1,9 @@
 // The CLI's own view of one checked file: plain data, so the formatters are pure functions that
 // tests can feed with hand-made values (no parser or validator needed).
 
-export interface Position {
-  /** 0-based line. */
-  line: number;
-  /** 0-based UTF-16 code unit offset in the line (LSP convention). */
-  character: number;
-}
-
-export interface Range {
-  start: Position;
-  end: Position;
-}
-
-export type Format = "json" | "yaml";
+// Positions are LSP positions (0-based line, UTF-16 character), as the document layer gives them.
+import type { Format, Position, Range } from "../document/types";
+export type { Format, Position, Range };
 
 export interface ReportedParseError {
   message: string;

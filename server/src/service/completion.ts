@@ -10,6 +10,7 @@
 // provideCompletionFromText() takes the current text and the last analysis and never parses the
 // document, so a server can answer completion right after an edit without waiting for (or running)
 // a full re-analysis; provideCompletion() is the same for a caller that already has the current one.
+import { propertiesOf, schemaAt } from "./schemaInfo";
 import {
   CompletionItemKind,
   InsertTextFormat,
@@ -956,36 +957,7 @@ function pathOf(node: ExprNode | undefined): { root: string; names: string[] } |
 
 // ---- schemas (the LWIR subset: properties, items, anyOf/oneOf unions) ------------------------------
 
-function propertiesOf(schema: unknown): Array<{ name: string; schema: unknown; required: boolean }> {
-  const out: Array<{ name: string; schema: unknown; required: boolean }> = [];
-  const seen = new Set<string>();
-  const visit = (s: unknown, depth: number) => {
-    if (!isObject(s) || depth > 4) return;
-    const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : []);
-    if (isObject(s.properties)) {
-      for (const [name, sub] of Object.entries(s.properties)) {
-        if (seen.has(name)) continue;
-        seen.add(name);
-        out.push({ name, schema: sub, required: required.has(name) });
-      }
-    }
-    for (const u of [s.anyOf, s.oneOf]) if (Array.isArray(u)) for (const b of u) visit(b, depth + 1);
-  };
-  visit(schema, 0);
-  return out;
-}
 
-function schemaAt(schema: unknown, names: readonly string[]): unknown {
-  let s = schema;
-  for (const name of names) {
-    if (!isObject(s)) return undefined;
-    if (/^\d+$/.test(name)) { s = s.items; continue; }
-    const p = propertiesOf(s).find((x) => x.name === name);
-    if (p) { s = p.schema; continue; }
-    s = isObject(s.additionalProperties) ? s.additionalProperties : undefined;
-  }
-  return s;
-}
 
 function typeLabel(schema: unknown, depth = 0): string {
   if (schema === true) return "any";

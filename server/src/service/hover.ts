@@ -6,6 +6,7 @@
 // - inside `{{ }}`: functions, roots, step properties and schema properties;
 // - keys and keyword values (`uses`, `output.mode`, `failureMode`, …);
 // - a finding's range: what the rule is and how to fix it.
+import { propertiesOf, schemaAt } from "./schemaInfo";
 import { MarkupKind, type Hover, type Position, type Range } from "vscode-languageserver-types";
 import { RULES } from "../lwir/codes";
 import { EXPRESSION_FUNCTIONS, EXPRESSION_ROOTS, STEP_PROPERTIES, parseExpression, templateAt, type ExprNode } from "../lwir/expressions";
@@ -288,33 +289,7 @@ function schemaHover(schema: unknown, names: readonly string[], what: string, sp
 
 // ---- schemas in short ------------------------------------------------------------------------------------
 
-function propertiesOf(schema: unknown): Array<{ name: string; schema: unknown; required: boolean }> {
-  const out: Array<{ name: string; schema: unknown; required: boolean }> = [];
-  const visit = (s: unknown, depth: number) => {
-    if (!isObject(s) || depth > 4) return;
-    const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : []);
-    if (isObject(s.properties)) {
-      for (const [name, sub] of Object.entries(s.properties)) if (!out.some((p) => p.name === name)) out.push({ name, schema: sub, required: required.has(name) });
-    }
-    for (const u of [s.anyOf, s.oneOf]) if (Array.isArray(u)) for (const b of u) visit(b, depth + 1);
-  };
-  visit(schema, 0);
-  return out;
-}
 
-function schemaAt(schema: unknown, names: readonly string[]): unknown {
-  let s = schema;
-  for (const name of names) {
-    if (s === true) return true;
-    if (!isObject(s)) return undefined;
-    if (/^\d+$/.test(name) && s.items !== undefined) { s = s.items; continue; }
-    const p = propertiesOf(s).find((x) => x.name === name);
-    if (p) s = p.schema;
-    else if (s.additionalProperties !== undefined && s.additionalProperties !== false) s = s.additionalProperties === true ? true : s.additionalProperties;
-    else return undefined;
-  }
-  return s;
-}
 
 const MAX_SUMMARY = 240;
 
