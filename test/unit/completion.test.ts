@@ -826,7 +826,9 @@ describe("snippets", () => {
 });
 
 describe("performance", () => {
-  test("completion right after an edit on a 1,000-step document is far faster than parsing it (no re-parse)", () => {
+  // Speed is measured by `npm run bench`, never asserted as wall-clock time here; what is asserted is that
+  // completion answers from the text and the last analysis alone, on text no parser would accept.
+  test("completion right after an edit on a 1,000-step document answers from the text and the last analysis", () => {
     for (const format of FORMATS) {
       const doc = base();
       for (let i = 0; i < 1000; i++) {
@@ -841,23 +843,13 @@ describe("performance", () => {
       // type `{{ steps.` into the prompt of the last step (summarize)
       const anchor = format === "json" ? '"prompt": "Summarize {{ steps.fan.output }}"' : "prompt: Summarize {{ steps.fan.output }}";
       const at = before.indexOf(anchor) + anchor.length - (format === "json" ? 1 : 0);
-      const text = before.slice(0, at) + " {{ steps.s99" + before.slice(at);
+      // the edit, plus a second one that leaves the document unparsable (an unclosed bracket at the end)
+      const text = before.slice(0, at) + " {{ steps.s99" + before.slice(at) + "\n[";
       const offset = at + " {{ steps.s99".length;
       const position = TextDocument.create("x", "plaintext", 0, text).positionAt(offset);
-      // best of several warm runs: the machine running the tests may be busy with other work
-      const time = (f: () => void) => {
-        for (let k = 0; k < 3; k++) f();
-        let best = Infinity;
-        for (let k = 0; k < 9; k++) { const s = performance.now(); f(); best = Math.min(best, performance.now() - s); }
-        return best;
-      };
-      let labels: string[] = [];
-      const completion = time(() => { labels = provideCompletionFromText(text, format, last, position).items.map((i) => i.label); });
-      // the parse floor: the error-tolerant parse a server needs for text that may be broken mid-typing
-      // (jsonc-parser's tree for JSON, the yaml package's document for YAML)
-      const parse = time(() => (format === "json" ? parseTree(text) : parseDocument(text, format)));
+      const labels = provideCompletionFromText(text, format, last, position).items.map((i) => i.label);
+      assert.ok(analyzeText(text, format).document.parseErrors.length > 0, `${format}: the edited text must not parse`);
       assert.ok(labels.includes("s99") && labels.includes("s998"), `${format}: ${labels.slice(0, 5)}`);
-      assert.ok(completion * 3 < parse, `${format}: completion ${completion.toFixed(1)} ms vs parse ${parse.toFixed(1)} ms`);
     }
   });
 });
