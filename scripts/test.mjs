@@ -2,7 +2,7 @@
 // expand glob patterns itself. With no argument every folder but out/test/robust runs (`npm test`); with
 // folder arguments (e.g. `out/test/robust`) only those run (`npm run test:robust`). Other arguments starting
 // with `--` go to node's test runner.
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 
@@ -22,5 +22,19 @@ if (files.length === 0) {
   console.error(`no test files found in ${folders.join(", ") || "out/test"}`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ["--enable-source-maps", "--test", "--test-reporter=spec", ...options, ...files], { stdio: "inherit" });
+// Tests may leave figures (JSON objects) in LWIR_FIGURES_DIR (test/robust does): printed together at the end.
+const figuresDir = join("out", "figures");
+rmSync(figuresDir, { recursive: true, force: true });
+const started = Date.now();
+const r = spawnSync(process.execPath, ["--enable-source-maps", "--test", "--test-reporter=spec", ...options, ...files], {
+  stdio: "inherit",
+  env: { ...process.env, LWIR_FIGURES_DIR: figuresDir },
+});
+if (existsSync(figuresDir)) {
+  console.log(`\nfigures (${((Date.now() - started) / 1000).toFixed(0)} s in all):`);
+  for (const name of readdirSync(figuresDir).sort()) {
+    const figures = JSON.parse(readFileSync(join(figuresDir, name), "utf8"));
+    console.log(`  ${name.replace(/\.json$/, "")}: ${Object.entries(figures).map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  }
+}
 process.exit(r.status ?? 1);

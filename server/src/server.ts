@@ -84,6 +84,8 @@ export function startServer(connection: Connection): void {
   let dynamicConfigurationRegistration = false;
   let relatedInformation = true;
   let diagnosticRefresh = false;
+  /** Where the session is: requests before `initialize` or after `shutdown` get the errors LSP prescribes. */
+  let phase: "starting" | "running" | "shutDown" = "starting";
 
   /** Push mode: the pending (debounced) validation of each document. */
   const pending = new Map<string, Cancel>();
@@ -109,6 +111,8 @@ export function startServer(connection: Connection): void {
     invalid: (params: P) => string | undefined = () => undefined,
   ) {
     return async (params: P, token: CancellationToken): Promise<R | ResponseError<never>> => {
+      if (phase === "starting") return new ResponseError(ErrorCodes.ServerNotInitialized, `lwir: ${name} before initialize`);
+      if (phase === "shutDown") return new ResponseError(ErrorCodes.InvalidRequest, `lwir: ${name} after shutdown`);
       if (token.isCancellationRequested) return cancelled();
       if (typeof params?.textDocument?.uri !== "string") {
         return new ResponseError(ErrorCodes.InvalidParams, `lwir: ${name} needs params.textDocument.uri`);
@@ -141,6 +145,7 @@ export function startServer(connection: Connection): void {
   // ---- lifecycle ----------------------------------------------------------------------------------
 
   connection.onInitialize((params): InitializeResult => {
+    phase = "running";
     const capabilities = params.capabilities;
     pullDiagnostics = capabilities.textDocument?.diagnostic !== undefined;
     configurationRequests = capabilities.workspace?.configuration === true;
@@ -197,6 +202,7 @@ export function startServer(connection: Connection): void {
   }
 
   connection.onShutdown(() => {
+    phase = "shutDown";
     for (const cancel of pending.values()) cancel();
     pending.clear();
   });
