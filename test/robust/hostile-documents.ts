@@ -2,7 +2,7 @@
 // correct tool reports for it. Shared by the server and the CLI tests.
 import { baseWorkflow, type Json } from "../unit/lwir-fixtures";
 
-export const N_DEEP = Number(process.env.N_DEEP ?? 100_000);
+export const N_DEEP = 100_000;
 export const MB_20 = 20 * 1024 * 1024;
 
 export interface Expectation {

@@ -220,7 +220,8 @@ describe("static checks", { timeout: 60_000 }, () => {
   });
 
   test("the check itself finds what it looks for", () => {
-    const probe = join(mkdtempSync(join(tmpdir(), "lwir-static-")), "probe.ts");
+    const probeDir = mkdtempSync(join(tmpdir(), "lwir-static-"));
+    const probe = join(probeDir, "probe.ts");
     writeFileSync(probe, [
       "// eval(1) in a comment does not count, nor does 'new Function(' in a string",
       "import { exec } from 'node:child_process';",
@@ -231,7 +232,7 @@ describe("static checks", { timeout: 60_000 }, () => {
     assert.deepEqual(found.sort(), [
       "Function(…)", "a call of .constructor (Function by another name)", "dynamic import()", "eval(…)", "import of child_process", "require of https", "setTimeout with a string",
     ]);
-    rmSync(probe, { force: true });
+    rmSync(probeDir, { recursive: true, force: true });
   });
 
   test("the bundles in dist/ contain no eval( or new Function(", () => {

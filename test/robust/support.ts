@@ -160,6 +160,7 @@ export function preloadScript(): string {
   if (!preloadPath) {
     const dir = mkdtempSync(join(tmpdir(), "lwir-preload-"));
     chmodSync(dir, 0o755); // readable by the unprivileged user some CLI tests run as
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     preloadPath = join(dir, "preload.js");
     const esbuild = spawnSync(join(ROOT, "node_modules", ".bin", "esbuild"), [
       join(ROOT, "test", "robust", "preload.ts"), "--bundle", "--platform=node", "--format=cjs", "--target=node20", "--log-level=warning", `--outfile=${preloadPath}`,
