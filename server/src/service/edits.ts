@@ -115,23 +115,34 @@ export interface AddOptions {
   first?: boolean;
 }
 
-/** Adds a property to the object at `segments` (which must not have it yet). */
-export function addProperty(doc: EditableDocument, segments: readonly PathSegment[], key: string, value: Json, options: AddOptions = {}): OffsetEdit[] | undefined {
+/**
+ * The object at `segments` and its members in source order, when the object is editable and has (or lacks)
+ * `key`. A member reached through an alias is written elsewhere: such objects are left alone.
+ */
+function objectMembers(doc: EditableDocument, segments: readonly PathSegment[], key: string, has: boolean):
+  { loc: NodeLocation; props: Array<{ key: string; loc: NodeLocation }> } | undefined {
   const object = valueAt(doc.value, segments);
   const loc = editable(doc, segments);
-  if (!isObject(object) || !loc || Object.prototype.hasOwnProperty.call(object, key)) return undefined;
-  const ctx = new Context(doc);
-  const text = doc.text;
-  const start = ctx.contentStart(loc);
-  const flow = doc.format === "json" || text[start] === "{";
+  if (!isObject(object) || !loc || Object.prototype.hasOwnProperty.call(object, key) !== has) return undefined;
   const props: Array<{ key: string; loc: NodeLocation }> = [];
   for (const k of Object.keys(object)) {
     const p = doc.locate([...segments, k]);
-    // A member reached through an alias is written elsewhere: leave such objects alone.
     if (!p || p.keyStart === undefined || p.keyStart < loc.valueStart || p.valueEnd > loc.valueEnd) return undefined;
     props.push({ key: k, loc: p });
   }
   props.sort((a, b) => a.loc.keyStart! - b.loc.keyStart!);
+  return { loc, props };
+}
+
+/** Adds a property to the object at `segments` (which must not have it yet). */
+export function addProperty(doc: EditableDocument, segments: readonly PathSegment[], key: string, value: Json, options: AddOptions = {}): OffsetEdit[] | undefined {
+  const found = objectMembers(doc, segments, key, false);
+  if (!found) return undefined;
+  const { loc, props } = found;
+  const ctx = new Context(doc);
+  const text = doc.text;
+  const start = ctx.contentStart(loc);
+  const flow = doc.format === "json" || text[start] === "{";
   if (flow && text[start] !== "{") return undefined;
   if (props.length === 0) {
     if (!flow) return undefined;
@@ -212,20 +223,13 @@ export function setProperty(doc: EditableDocument, segments: readonly PathSegmen
 
 /** Removes `key` from the object at `segments`, with its comma (JSON, YAML flow) or its lines (YAML block). */
 export function removeProperty(doc: EditableDocument, segments: readonly PathSegment[], key: string): OffsetEdit[] | undefined {
-  const object = valueAt(doc.value, segments);
-  const loc = editable(doc, segments);
-  if (!isObject(object) || !loc || !Object.prototype.hasOwnProperty.call(object, key)) return undefined;
+  const found = objectMembers(doc, segments, key, true);
+  if (!found) return undefined;
+  const { loc, props } = found;
   const ctx = new Context(doc);
   const text = doc.text;
   const start = ctx.contentStart(loc);
   const flow = doc.format === "json" || text[start] === "{";
-  const props: Array<{ key: string; loc: NodeLocation }> = [];
-  for (const k of Object.keys(object)) {
-    const p = doc.locate([...segments, k]);
-    if (!p || p.keyStart === undefined || p.keyStart < loc.valueStart || p.valueEnd > loc.valueEnd) return undefined;
-    props.push({ key: k, loc: p });
-  }
-  props.sort((a, b) => a.loc.keyStart! - b.loc.keyStart!);
   const i = props.findIndex((p) => p.key === key);
   const target = props[i].loc;
   const targetEnd = ctx.contentEnd(target);
