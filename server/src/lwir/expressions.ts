@@ -458,8 +458,8 @@ function safetyProblem(body: string, itemAllowed: boolean): BodyProblem | undefi
   return undefined;
 }
 
-/** Best-effort offset (for underlines only) of the first `item` root outside string literals. */
-function findItemRootOffset(body: string): number | undefined {
+/** The first offset outside string literals where `matches` holds (for underlines only). */
+function firstOutsideStrings(body: string, matches: (i: number) => boolean): number | undefined {
   let i = 0;
   while (i < body.length) {
     const c = body.charCodeAt(i);
@@ -470,31 +470,24 @@ function findItemRootOffset(body: string): number | undefined {
         continue;
       }
     }
-    if (c === 105 /* i */ && body.startsWith("item", i)) {
-      const prev = i === 0 ? -1 : body.charCodeAt(i - 1);
-      const next = body[i + 4];
-      if (!(prev >= 0 && (isSegmentChar(prev) || prev === 46)) && (next === undefined || /[\s.[\],=!<>|&)]/.test(next))) return i;
-    }
+    if (matches(i)) return i;
     i++;
   }
   return undefined;
 }
 
+/** Best-effort offset of the first `item` root outside string literals. */
+function findItemRootOffset(body: string): number | undefined {
+  return firstOutsideStrings(body, (i) => {
+    if (!body.startsWith("item", i)) return false;
+    const prev = i === 0 ? -1 : body.charCodeAt(i - 1);
+    const next = body[i + 4];
+    return !(prev >= 0 && (isSegmentChar(prev) || prev === 46)) && (next === undefined || /[\s.[\],=!<>|&)]/.test(next));
+  });
+}
+
 function locateOutsideStrings(body: string, text: string): number | undefined {
-  let i = 0;
-  while (i < body.length) {
-    const c = body.charCodeAt(i);
-    if (c === 34 || c === 39) {
-      const end = stringLiteralEnd(body, i);
-      if (end > 0) {
-        i = end;
-        continue;
-      }
-    }
-    if (body.startsWith(text, i)) return i;
-    i++;
-  }
-  return undefined;
+  return firstOutsideStrings(body, (i) => body.startsWith(text, i));
 }
 
 // ---------------------------------------------------------------------------------------------
