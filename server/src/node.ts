@@ -1,9 +1,51 @@
 // The language server in Node: `node dist/server.js --stdio` (any editor), or IPC / pipes / sockets
 // as vscode-languageserver picks from the arguments (`--node-ipc` when VS Code starts it).
-import { createConnection, ProposedFeatures } from "vscode-languageserver/node";
+import {
+  createConnection,
+  IPCMessageReader,
+  IPCMessageWriter,
+  ProposedFeatures,
+  StreamMessageReader,
+  Message,
+  StreamMessageWriter,
+  type Connection,
+  type ConnectionOptions,
+} from "vscode-languageserver/node";
+import { WaitingRequests } from "./requestsFirst";
 import { startServer } from "./server";
 
-const connection = createConnection(ProposedFeatures.all);
+const waiting = new WaitingRequests();
+const connection = connect();
+
+/**
+ * stdio and IPC get readers of our own, so that validation can see requests waiting in the queue
+ * (requestsFirst.ts); sockets and pipes are left to vscode-languageserver's own argument handling.
+ */
+function connect(): Connection {
+  const argv = process.argv.slice(2);
+  let shutdownRequested = false;
+  const options: ConnectionOptions = {
+    messageStrategy: {
+      handleMessage: (message, next) => {
+        if (Message.isRequest(message) && message.method === "shutdown") shutdownRequested = true;
+        return waiting.strategy.handleMessage(message, next);
+      },
+    },
+  };
+  if (argv.includes("--node-ipc")) {
+    return createConnection(ProposedFeatures.all, waiting.reader(new IPCMessageReader(process)), new IPCMessageWriter(process), options);
+  }
+  if (!argv.includes("--stdio")) return createConnection(ProposedFeatures.all, options);
+  const stdio = createConnection(ProposedFeatures.all, waiting.reader(new StreamMessageReader(process.stdin)), new StreamMessageWriter(process.stdout), options);
+  // What vscode-languageserver does for stdio when it opens the streams itself: the editor closing our
+  // stdin ends the server (0 after a shutdown request, else 1), and stray console output goes to the
+  // client's log rather than into the protocol stream on stdout.
+  const end = () => process.exit(shutdownRequested ? 0 : 1);
+  process.stdin.on("end", end);
+  process.stdin.on("close", end);
+  console.log = console.info = (...args: unknown[]) => stdio.console.log(args.map(String).join(" "));
+  return stdio;
+}
 
 // A bug must cost one answer, not the server: log and keep serving. (Handlers are wrapped as well;
 // these catch what escapes them, e.g. errors thrown from timers.)
@@ -31,4 +73,4 @@ if (process.env.LWIR_DEBUG_MEMORY === "1") {
   });
 }
 
-startServer(connection);
+startServer(connection, { requestsWaiting: () => waiting.any });

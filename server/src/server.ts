@@ -71,7 +71,17 @@ type Cancel = () => void;
 /** package.json's version, defined by scripts/build.mjs when bundling. */
 declare const __LWIR_VERSION__: string | undefined;
 
-export function startServer(connection: Connection): void {
+/** What the entry point knows about its transport. */
+export interface ServerOptions {
+  /** True while a request has arrived that the connection has not dispatched (requestsFirst.ts). */
+  requestsWaiting?: () => boolean;
+}
+
+/** A validation yields to waiting requests for at most this long, so a flood of requests cannot starve it. */
+const MAX_YIELD_MS = 500;
+
+export function startServer(connection: Connection, options: ServerOptions = {}): void {
+  const requestsWaiting = options.requestsWaiting ?? (() => false);
   const documents = new TextDocuments(TextDocument);
   let settings: LwirSettings = DEFAULT_SETTINGS;
   /** Bumped whenever settings change, so pull result ids from before the change no longer match. */
@@ -257,8 +267,19 @@ export function startServer(connection: Connection): void {
     if (pullDiagnostics) return;
     pending.get(uri)?.();
     let live = true;
+    let yieldUntil = 0;
     const run = () => {
       if (!live) return;
+      // Requests first: completion typed with this change answers from the text and the last analysis in
+      // a few ms; it must not wait the tens of ms a full validation takes. Yield a macrotask at a time.
+      if (requestsWaiting()) {
+        yieldUntil ||= Date.now() + MAX_YIELD_MS;
+        if (Date.now() < yieldUntil) {
+          const timer = setTimeout(run, 0);
+          pending.set(uri, () => { live = false; clearTimeout(timer); });
+          return;
+        }
+      }
       live = false;
       pending.delete(uri);
       try {

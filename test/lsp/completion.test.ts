@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { stringify as toYaml } from "yaml";
 import type { CompletionItem, CompletionList, TextEdit } from "vscode-languageserver-types";
 import { analyzeText } from "../../server/src/service/analysis";
-import { LspClient, cursor, fileUri, offsetAt } from "./harness";
+import { LspClient, cursor, fileUri, offsetAt, type Message } from "./harness";
 
 type Format = "json" | "yaml";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -152,6 +152,47 @@ describe("completion over LSP", () => {
       client.open(uri, text);
       const result = await complete(uri, position);
       assert.deepEqual(labels(result), []);
+      client.close(uri);
+    });
+  }
+});
+
+// Requests first (server/src/requestsFirst.ts): with validation at once (delay 0), the change and a
+// completion request arriving together must not queue the completion behind the change's validation.
+describe("LSP: completion typed with a change is answered before that change is validated", () => {
+  let client: LspClient;
+  before(async () => { client = await LspClient.start({ initializationOptions: { settings: { validation: { delay: 0 } } } }); });
+  after(async () => { await client.stop(); });
+
+  for (const format of ["json", "yaml"] as const) {
+    test(format, async () => {
+      const uri = uriOf("requests-first", format);
+      const doc = workflow();
+      doc.steps[4].with.prompt = "Report {{ steps";
+      const text = render(doc, format);
+      client.open(uri, text);
+      await client.waitForDiagnostics(uri, { version: 1 });
+      const offset = text.lastIndexOf("{{ steps") + "{{ steps".length;
+      const position = client.document(uri).positionAt(offset);
+      for (let version = 2; version <= 6; version += 2) {
+        const id = 90_000 + version;
+        // one write: the `.` and the completion request, as an editor sends them while typing
+        client.writeTogether([
+          { jsonrpc: "2.0", method: "textDocument/didChange", params: { textDocument: { uri, version }, contentChanges: [{ range: { start: position, end: position }, text: "." }] } },
+          { jsonrpc: "2.0", id, method: "textDocument/completion", params: { textDocument: { uri }, position: { line: position.line, character: position.character + 1 }, context: { triggerKind: 2, triggerCharacter: "." } } },
+        ]);
+        const reply = await client.waitFor((m) => m.id === id, `completion ${id}`);
+        const published = await client.waitForNotification("textDocument/publishDiagnostics", (p) => p.uri === uri && p.version === version);
+        // the same items as a completion asked once the version is analysed
+        const settled = await client.request<CompletionList | CompletionItem[] | null>("textDocument/completion", { textDocument: { uri }, position: { line: position.line, character: position.character + 1 } });
+        assert.deepEqual(labels(reply.result), labels(settled));
+        assert.deepEqual(labels(settled).sort(), ["check", "draft", "load", "route"]);
+        const order = (pred: (m: Message) => boolean) => client.received.findIndex(pred);
+        assert.ok(order((m) => m.id === id) < order((m) => m.params === published), `completion answered after the diagnostics of version ${version}`);
+        // undo the `.`, and let the server settle
+        client.writeTogether([{ jsonrpc: "2.0", method: "textDocument/didChange", params: { textDocument: { uri, version: version + 1 }, contentChanges: [{ range: { start: position, end: { line: position.line, character: position.character + 1 } }, text: "" }] } }]);
+        await client.waitForNotification("textDocument/publishDiagnostics", (p) => p.uri === uri && p.version === version + 1);
+      }
       client.close(uri);
     });
   }
