@@ -20,6 +20,17 @@ const floor = FLOOR[a.format];
 const uri = pathToFileURL(join(root, "bench", "tmp", `bench-${a.steps}.lwir.${a.format}`)).href;
 const TIMEOUT = 600_000;
 
+// What VS Code (1.91) advertises for completion, given to both servers: the list's item defaults and
+// lazily resolved documentation let a server keep a long list small on the wire.
+const VSCODE_COMPLETION = {
+  textDocument: {
+    completion: {
+      completionItem: { snippetSupport: true, insertReplaceSupport: true, labelDetailsSupport: true, resolveSupport: { properties: ["documentation", "detail", "additionalTextEdits"] } },
+      completionList: { itemDefaults: ["commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"] },
+    },
+  },
+};
+
 let client;
 let tool;
 if (server === "ours") {
@@ -27,6 +38,7 @@ if (server === "ours") {
   client = await LspClient.start({
     pull: false,
     timeout: TIMEOUT,
+    capabilities: VSCODE_COMPLETION,
     serverPath: join(root, "dist", "server.js"),
     initializationOptions: { settings: { validation: { delay: 0 } } },
   });
@@ -44,6 +56,7 @@ if (server === "ours") {
   client = await LspClient.start({
     pull: false,
     timeout: TIMEOUT,
+    capabilities: VSCODE_COMPLETION,
     configurationRequests: true,
     configuration: { yaml: yamlSettings, "[yaml]": {}, http: {}, editor: {}, files: {} },
     serverPath: require.resolve("yaml-language-server/bin/yaml-language-server"),

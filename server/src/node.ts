@@ -11,14 +11,14 @@ import {
   type Connection,
   type ConnectionOptions,
 } from "vscode-languageserver/node";
-import { WaitingRequests } from "./requestsFirst";
+import { OutstandingRequests } from "./requestsFirst";
 import { startServer } from "./server";
 
-const waiting = new WaitingRequests();
+const outstanding = new OutstandingRequests();
 const connection = connect();
 
 /**
- * stdio and IPC get readers of our own, so that validation can see requests waiting in the queue
+ * stdio and IPC get a reader and writer of our own, so that validation can see requests not answered yet
  * (requestsFirst.ts); sockets and pipes are left to vscode-languageserver's own argument handling.
  */
 function connect(): Connection {
@@ -28,15 +28,15 @@ function connect(): Connection {
     messageStrategy: {
       handleMessage: (message, next) => {
         if (Message.isRequest(message) && message.method === "shutdown") shutdownRequested = true;
-        return waiting.strategy.handleMessage(message, next);
+        return next(message);
       },
     },
   };
   if (argv.includes("--node-ipc")) {
-    return createConnection(ProposedFeatures.all, waiting.reader(new IPCMessageReader(process)), new IPCMessageWriter(process), options);
+    return createConnection(ProposedFeatures.all, outstanding.reader(new IPCMessageReader(process)), outstanding.writer(new IPCMessageWriter(process)), options);
   }
   if (!argv.includes("--stdio")) return createConnection(ProposedFeatures.all, options);
-  const stdio = createConnection(ProposedFeatures.all, waiting.reader(new StreamMessageReader(process.stdin)), new StreamMessageWriter(process.stdout), options);
+  const stdio = createConnection(ProposedFeatures.all, outstanding.reader(new StreamMessageReader(process.stdin)), outstanding.writer(new StreamMessageWriter(process.stdout)), options);
   // What vscode-languageserver does for stdio when it opens the streams itself: the editor closing our
   // stdin ends the server (0 after a shutdown request, else 1), and stray console output goes to the
   // client's log rather than into the protocol stream on stdout.
@@ -73,4 +73,4 @@ if (process.env.LWIR_DEBUG_MEMORY === "1") {
   });
 }
 
-startServer(connection, { requestsWaiting: () => waiting.any });
+startServer(connection, { requestsWaiting: () => outstanding.any });

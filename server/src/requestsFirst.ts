@@ -1,14 +1,15 @@
 // Requests first. Validation is synchronous (parse + every rule: tens of ms for 1,000 steps), so a
 // request the client has already sent, say completion right after the `.` the user typed, must not sit
-// in the queue behind a validation that has not started yet. Between the moment the reader delivers a
-// request and the moment the connection dispatches it, the request is waiting; the server's validation
-// yields while any is (server.ts, `schedule`). Shared by the Node and web worker entries.
-import { Message, type DataCallback, type MessageReader, type MessageStrategy } from "vscode-languageserver";
+// behind a validation that has not started yet, nor its answer wait in our output queue while one runs.
+// A request is outstanding from the moment the reader delivers it until its response has been written;
+// the server's validation yields while any is (server.ts, `schedule`). Shared by the Node and web worker
+// entries, which build their connections with these reader and writer wrappers.
+import { Message, type DataCallback, type MessageReader, type MessageWriter } from "vscode-languageserver";
 
-export class WaitingRequests {
+export class OutstandingRequests {
   private readonly ids = new Set<number | string>();
 
-  /** A request has arrived that the connection has not dispatched yet. */
+  /** A request has arrived whose response has not been written yet. */
   get any(): boolean {
     return this.ids.size > 0;
   }
@@ -28,11 +29,22 @@ export class WaitingRequests {
     };
   }
 
-  /** The connection's dispatch hook: a request leaves the queue here (a cancelled one too: it is still dispatched). */
-  readonly strategy: MessageStrategy = {
-    handleMessage: (message, next) => {
-      if (Message.isRequest(message)) this.ids.delete(message.id ?? "");
-      return next(message);
-    },
-  };
+  /** The same writer, letting go of a request once its response (result or error) is written. */
+  writer(inner: MessageWriter): MessageWriter {
+    return {
+      onError: inner.onError,
+      onClose: inner.onClose,
+      write: (message) => {
+        const written = inner.write(message);
+        if (Message.isResponse(message)) {
+          const id = message.id ?? "";
+          // Written or failed: either way nothing more will come for this request.
+          written.then(() => this.ids.delete(id), () => this.ids.delete(id));
+        }
+        return written;
+      },
+      end: () => inner.end(),
+      dispose: () => inner.dispose(),
+    };
+  }
 }

@@ -10,6 +10,7 @@ import {
   CodeActionKind,
   CodeActionRequest,
   CompletionRequest,
+  CompletionResolveRequest,
   DidChangeConfigurationNotification,
   DocumentDiagnosticReportKind,
   DocumentDiagnosticRequest,
@@ -27,6 +28,7 @@ import {
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { internalErrorDiagnostic, toDiagnostics, tooLargeDiagnostic } from "./service/diagnostics";
 import { provideCompletion, provideCompletionFromText } from "./service/completion";
+import { CompletionDocumentation, completionWireOf, FULL_ITEMS, type CompletionWire } from "./service/completionList";
 import { provideCodeActions } from "./service/codeActions";
 import { DEFAULT_SETTINGS, readSettings, type LwirSettings } from "./service/settings";
 import { LwirWorkspace } from "./service/workspace";
@@ -73,7 +75,7 @@ declare const __LWIR_VERSION__: string | undefined;
 
 /** What the entry point knows about its transport. */
 export interface ServerOptions {
-  /** True while a request has arrived that the connection has not dispatched (requestsFirst.ts). */
+  /** True while a request has arrived whose response is not written yet (requestsFirst.ts). */
   requestsWaiting?: () => boolean;
 }
 
@@ -94,6 +96,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let dynamicConfigurationRegistration = false;
   let relatedInformation = true;
   let diagnosticRefresh = false;
+  let completionWire: CompletionWire = FULL_ITEMS;
+  const completionDocumentation = new CompletionDocumentation();
   /** Where the session is: requests before `initialize` or after `shutdown` get the errors LSP prescribes. */
   let phase: "starting" | "running" | "shutDown" = "starting";
 
@@ -162,12 +166,13 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     dynamicConfigurationRegistration = capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
     relatedInformation = capabilities.textDocument?.publishDiagnostics?.relatedInformation !== false;
     diagnosticRefresh = capabilities.workspace?.diagnostics?.refreshSupport === true;
+    completionWire = completionWireOf(capabilities);
     const options = params.initializationOptions as { settings?: unknown } | null | undefined;
     settings = readSettings(options?.settings ?? options);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
-        completionProvider: { triggerCharacters: COMPLETION_TRIGGER_CHARACTERS, resolveProvider: false },
+        completionProvider: { triggerCharacters: COMPLETION_TRIGGER_CHARACTERS, resolveProvider: completionWire.resolveDocumentation },
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: false },
         ...OUTLINE_CAPABILITIES,
         ...NAVIGATION_CAPABILITIES,
@@ -348,11 +353,23 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     // analysis rather than wait for a full parse (the next validation analyses it anyway).
     const current = workspace.peekAnalysis(uri);
     const lastGood = workspace.getLastGood(uri);
-    if (!current && lastGood) return provideCompletionFromText(documents.get(uri)!.getText(), state.format, lastGood, params.position);
+    if (!current && lastGood) {
+      return completionDocumentation.compact(provideCompletionFromText(documents.get(uri)!.getText(), state.format, lastGood, params.position), completionWire);
+    }
     const analysis = current ?? workspace.getAnalysis(uri);
     if (!analysis) return null;
-    return provideCompletion(analysis, lastGood, params.position, settings);
+    return completionDocumentation.compact(provideCompletion(analysis, lastGood, params.position, settings), completionWire);
   }, (params) => (isPosition(params.position) ? undefined : "params.position {line, character}")));
+
+  // Documentation left off long lists (service/completionList.ts), given when the client shows an item.
+  connection.onRequest(CompletionResolveRequest.type, (item) => {
+    if (phase === "starting") return new ResponseError(ErrorCodes.ServerNotInitialized, "lwir: completionItem/resolve before initialize");
+    if (phase === "shutDown") return new ResponseError(ErrorCodes.InvalidRequest, "lwir: completionItem/resolve after shutdown");
+    if (typeof item !== "object" || item === null || typeof item.label !== "string") {
+      return new ResponseError(ErrorCodes.InvalidParams, "lwir: completionItem/resolve needs a CompletionItem");
+    }
+    return completionDocumentation.resolve(item);
+  });
 
   connection.onRequest(CodeActionRequest.type, documentRequest("codeAction", (params) => {
     const analysis = workspace.getAnalysis(params.textDocument.uri);

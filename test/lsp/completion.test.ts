@@ -197,3 +197,67 @@ describe("LSP: completion typed with a change is answered before that change is 
     });
   }
 });
+
+// service/completionList.ts: a client that reads itemDefaults and resolves documentation gets a compact
+// list that means the same as the full one a small client gets.
+describe("LSP: compact completion lists for clients that read itemDefaults and resolve documentation", () => {
+  let full: LspClient;
+  let compact: LspClient;
+  const capabilities = {
+    textDocument: {
+      completion: {
+        completionItem: { snippetSupport: true, resolveSupport: { properties: ["documentation", "detail", "additionalTextEdits"] } },
+        completionList: { itemDefaults: ["commitCharacters", "editRange", "insertTextFormat", "insertTextMode", "data"] },
+      },
+    },
+  };
+  before(async () => {
+    full = await LspClient.start({ initializationOptions: { settings: { validation: { delay: 0 } } } });
+    compact = await LspClient.start({ capabilities, initializationOptions: { settings: { validation: { delay: 0 } } } });
+  });
+  after(async () => { await full.stop(); await compact.stop(); });
+
+  for (const format of ["json", "yaml"] as const) {
+    test(format, async () => {
+      assert.equal(compact.initializeResult.capabilities.completionProvider?.resolveProvider, true);
+      assert.equal(full.initializeResult.capabilities.completionProvider?.resolveProvider, false);
+      const doc = workflow();
+      doc.steps[4].with.prompt = "Report {{ steps.@ }} and {{ # }}";
+      const marked = render(doc, format);
+      const stepsAt = cursor(marked.replace("#", ""), "@");
+      const rootsAt = cursor(marked.replace("@", ""), "#");
+      const uri = uriOf("compact", format);
+      const ask = async (client: LspClient, at: { text: string; position: { line: number; character: number } }) => {
+        client.open(uri, at.text);
+        const result = await client.request<CompletionList | CompletionItem[] | null>("textDocument/completion", { textDocument: { uri }, position: at.position });
+        client.close(uri);
+        return result;
+      };
+      // the step ids after `{{ steps.`
+      const fullList = await ask(full, stepsAt);
+      const compactList = (await ask(compact, stepsAt)) as CompletionList;
+      const fullItems = itemsOf(fullList);
+      assert.deepEqual(compactList.items.map((i) => i.label), fullItems.map((i) => i.label));
+      assert.ok(fullItems.length >= 4);
+      const range = (fullItems[0].textEdit as TextEdit).range;
+      assert.deepEqual(compactList.itemDefaults?.editRange, range);
+      for (const [i, item] of compactList.items.entries()) {
+        const whole = fullItems[i];
+        assert.equal(item.textEdit, undefined, `${item.label}: the shared edit range`);
+        assert.deepEqual((whole.textEdit as TextEdit), { range, newText: item.label });
+        assert.equal(item.filterText, undefined);
+        assert.equal(item.documentation, undefined);
+        assert.deepEqual(item.additionalTextEdits, whole.additionalTextEdits);
+        const resolved = await compact.request<CompletionItem>("completionItem/resolve", item);
+        assert.deepEqual(resolved.documentation, whole.documentation, `${item.label}: documentation on resolve`);
+      }
+      // functions are snippets: they keep their own edits
+      const roots = (await ask(compact, rootsAt)) as CompletionList;
+      const coalesce = roots.items.find((i) => i.label === "coalesce")!;
+      assert.match((coalesce.textEdit as TextEdit).newText, /^coalesce\(\$\{1:/);
+      // an item from an older list resolves to itself
+      const stale = await compact.request<CompletionItem>("completionItem/resolve", compactList.items[0]);
+      assert.equal(stale.documentation, undefined);
+    });
+  }
+});
