@@ -5,9 +5,10 @@ import assert from "node:assert/strict";
 import { stringify as toYaml } from "yaml";
 import { analyzeText } from "../../server/src/service/analysis";
 import {
-  FILE_TOO_LARGE, PARSE_CODE, PARSE_WARNING_CODE, SOURCE, YAML_UNQUOTED_TEMPLATE, referencesIn, sourceOffsetOf, toDiagnostics, tooLargeDiagnostic,
+  FILE_TOO_LARGE, PARSE_CODE, PARSE_WARNING_CODE, SOURCE, YAML_UNQUOTED_TEMPLATE, toDiagnostics, tooLargeDiagnostic,
   type LwirDiagnosticData,
 } from "../../server/src/service/diagnostics";
+import { sourceOffsetOf } from "../../server/src/service/stringSource";
 import { type Json, aiStep, decisionStep, toolStep, withSteps } from "./lwir-fixtures";
 
 const URI = "file:///w/test.lwir.json";
@@ -304,18 +305,7 @@ describe("YAML: an unquoted {{ }} read as a mapping (catalog section 11)", () =>
 });
 
 describe("helpers", () => {
-  test("referencesIn: dot and bracket forms, properties, string literals skipped, unscannable strings", () => {
-    const refs = referencesIn(`a {{ steps.x.output.y }} b {{ coalesce(steps["y z"].lastOutput, 'steps.q.output') }} {{ input.steps.w }}`);
-    assert.deepEqual(refs.map((r) => [r.stepId, r.property]), [["x", "output"], ["y z", "lastOutput"], ["w", undefined]]);
-    const s = "{{ steps.x.output }}";
-    const [ref] = referencesIn(s);
-    assert.equal(s.slice(ref.propertyStart, ref.propertyEnd), "output");
-    assert.equal(s.slice(ref.start, ref.end), "steps.x.output");
-    assert.deepEqual(referencesIn("{{ steps.a.output }} }}"), []);
-    assert.deepEqual(referencesIn("{{ steps[0].output }}"), []);
-  });
-
-  test("sourceOffsetOf maps value offsets to the source spelling, or gives up when ambiguous", () => {
+  test("sourceOffsetOf (stringSource.ts's fallback) maps value offsets to the source spelling, or gives up when ambiguous", () => {
     const value = 'say "hi"\n{{ steps.a.output }}';
     const source = JSON.stringify(value);
     const at = value.indexOf("output");

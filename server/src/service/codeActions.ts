@@ -18,13 +18,15 @@ import { inferNeeds, needsToAdd } from "../lwir/needs";
 import { isCycle, stronglyConnected, type Graph } from "../lwir/graph";
 import type { Analysis } from "./analysis";
 import {
-  SOURCE, YAML_UNQUOTED_TEMPLATE, referencesIn, sourceOffsetOf, stepPrefix, toDiagnostics, type LwirDiagnosticData,
+  SOURCE, YAML_UNQUOTED_TEMPLATE, stepPrefix, toDiagnostics, type LwirDiagnosticData,
 } from "./diagnostics";
 import {
   type EditableDocument, type OffsetEdit,
   addNeedsEntries, addProperty, appendToArray, quoteYamlText, removeProperty, replaceInString, setProperty, setValue,
 } from "./edits";
+import { stepReferencesOf } from "../lwir/expressions";
 import { factsOf } from "./facts";
+import { spanInString } from "./stringSource";
 
 /** The kind of the fix-all source action (also declared by server.ts). */
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.lwir`;
@@ -353,13 +355,14 @@ function outputReadsOf(analysis: Analysis, targets: PathSegment[][]): OffsetEdit
     for (const step of list.steps) {
       for (const part of ["with", "input"] as const) {
         for (const { value, segments } of stringsIn(step.step[part], [...step.segments, part])) {
-          const refs = referencesIn(value).filter((r) => {
-            if (r.property !== "output" || r.propertyStart === undefined) return false;
+          const refs = stepReferencesOf(value).filter((r) => {
+            if (r.property !== "output") return false;
             const target = list.byId.get(r.stepId) ?? list.external.get(r.stepId);
             return target !== undefined && wanted.has(JSON.stringify(target.segments));
           });
           if (refs.length === 0) continue;
-          const e = replaceReads(doc, segments, value, refs.map((r) => [r.propertyStart!, r.propertyEnd!]));
+          // A reference ends with its property: `output` is its last six characters.
+          const e = replaceReads(doc, segments, value, refs.map((r) => [r.end - "output".length, r.end]));
           if (!e) return undefined;
           edits.push(...e);
         }
@@ -371,20 +374,17 @@ function outputReadsOf(analysis: Analysis, targets: PathSegment[][]): OffsetEdit
 
 /** Replaces each `output` span of a string by `lastOutput`: in place where the source spells it, else the whole string at once. */
 function replaceReads(doc: EditableDocument, segments: PathSegment[], value: string, spans: Array<[number, number]>): OffsetEdit[] | undefined {
-  const loc = doc.locate(segments);
-  if (!loc) return undefined;
-  const source = doc.text.slice(loc.valueStart, loc.valueEnd);
+  if (!doc.locate(segments)) return undefined;
   const edits: OffsetEdit[] = [];
   for (const [s, e] of spans) {
-    const at = sourceOffsetOf(value, source, s, e);
+    const at = spanInString(doc, segments, value, s, e);
     if (at === undefined) {
       // Rewrite the whole string with every replacement applied (right to left keeps offsets valid).
       let next = value;
       for (const [a, b] of [...spans].sort((x, y) => y[0] - x[0])) next = next.slice(0, a) + "lastOutput" + next.slice(b);
       return setValue(doc, segments, next);
     }
-    const start = loc.valueStart + at;
-    const one = replaceInString(doc, segments, s, e, "lastOutput", { start, end: start + (e - s) });
+    const one = replaceInString(doc, segments, s, e, "lastOutput", { start: at[0], end: at[1] });
     if (!one) return undefined;
     edits.push(...one);
   }

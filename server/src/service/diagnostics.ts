@@ -13,6 +13,7 @@ import type { LwirDocument } from "../document/types";
 import type { PathSegment, ReferenceDetails } from "../lwir/types";
 import { API_VERSION, KIND, isObject } from "../lwir/validate";
 import type { Analysis, RangedFinding } from "./analysis";
+import { spanInString } from "./stringSource";
 
 export const SOURCE = "lwir";
 /** Code of syntax errors (JSON or YAML): the document did not parse, so nothing was validated. */
@@ -291,17 +292,13 @@ class FindingContext {
     }
   }
 
-  /** Maps offsets in a string value to the document, by matching the same spelling in the source. */
+  /** Maps offsets in a string value to the document (stringSource.ts). */
   private spanInString(segments: PathSegment[], text: string, valueStart: number, valueEnd: number): TextSpan {
     const span: TextSpan = { valueStart, valueEnd };
-    const loc = this.doc.locate(segments);
-    if (!loc) return span;
-    const source = this.doc.text.slice(loc.valueStart, loc.valueEnd);
-    const start = sourceOffsetOf(text, source, valueStart, valueEnd);
-    if (start === undefined) return span;
-    span.start = loc.valueStart + start;
-    span.end = loc.valueStart + start + (valueEnd - valueStart);
-    span.range = { start: this.doc.positionAt(span.start), end: this.doc.positionAt(span.end) };
+    const at = spanInString(this.doc, segments, text, valueStart, valueEnd);
+    if (!at) return span;
+    [span.start, span.end] = at;
+    span.range = { start: this.doc.positionAt(at[0]), end: this.doc.positionAt(at[1]) };
     return span;
   }
 
@@ -341,122 +338,6 @@ function passThrough(f: RangedFinding): Record<string, unknown> {
     if (k !== "severity" && k !== "code" && k !== "path" && k !== "segments" && k !== "message" && k !== "range" && k !== "details") extra[k] = v;
   }
   return extra;
-}
-
-// ---- step references inside a string, with offsets (catalog 5.2 and 5.8) ----------------------------
-
-export interface ReferenceOffsets {
-  stepId: string;
-  property?: string;
-  /** `steps…` up to the end of the property (or the id), as offsets into the string. */
-  start: number;
-  end: number;
-  /** The property name alone. */
-  propertyStart?: number;
-  propertyEnd?: number;
-}
-
-const TEMPLATE = /\{\{([^{}]+)\}\}/g;
-const SEGMENT = /[A-Za-z_$][A-Za-z0-9_$-]*/y;
-const FORBIDDEN = new Set(["__proto__", "constructor", "prototype"]);
-
-/** Every `steps.X` / `steps["X"]` reference in the templates of `text`, left to right. */
-export function referencesIn(text: string): ReferenceOffsets[] {
-  const out: ReferenceOffsets[] = [];
-  const matches = [...text.matchAll(TEMPLATE)];
-  // An unscannable string (braces left over once the templates are removed) yields no references.
-  let rest = "";
-  let last = 0;
-  for (const m of matches) {
-    rest += text.slice(last, m.index);
-    last = m.index! + m[0].length;
-  }
-  rest += text.slice(last);
-  if (rest.includes("{{") || rest.includes("}}")) return out;
-  for (const m of matches) scanBody(m[1], m.index! + 2, out);
-  return out;
-}
-
-function scanBody(body: string, base: number, out: ReferenceOffsets[]): void {
-  let i = 0;
-  while (i < body.length) {
-    const c = body[i];
-    if (c === '"' || c === "'") {
-      i = stringEnd(body, i);
-      continue;
-    }
-    if (body.startsWith("steps", i) && (i === 0 || !/[A-Za-z0-9_$]/.test(body[i - 1]))) {
-      let j = i + 5;
-      let id: string | undefined;
-      if (body[j] === ".") {
-        SEGMENT.lastIndex = j + 1;
-        const seg = SEGMENT.exec(body);
-        if (seg) { id = seg[0]; j = j + 1 + seg[0].length; }
-      } else if (body[j] === "[" && (body[j + 1] === '"' || body[j + 1] === "'")) {
-        const end = stringEnd(body, j + 1);
-        if (body[end] === "]" && body[end - 1] === body[j + 1]) {
-          const name = unescapeLiteral(body.slice(j + 2, end - 1));
-          if (!FORBIDDEN.has(name)) { id = name; j = end + 1; }
-        }
-      }
-      if (id !== undefined) {
-        const ref: ReferenceOffsets = { stepId: id, start: base + i, end: base + j };
-        if (body[j] === ".") {
-          SEGMENT.lastIndex = j + 1;
-          const seg = SEGMENT.exec(body);
-          if (seg) {
-            ref.property = seg[0];
-            ref.propertyStart = base + j + 1;
-            ref.propertyEnd = ref.propertyStart + seg[0].length;
-            ref.end = ref.propertyEnd;
-            j = j + 1 + seg[0].length;
-          }
-        }
-        out.push(ref);
-        i = j;
-        continue;
-      }
-    }
-    i++;
-  }
-}
-
-/** The index just past the string literal starting at `start` (backslash escapes any character). */
-function stringEnd(body: string, start: number): number {
-  const quote = body[start];
-  let i = start + 1;
-  while (i < body.length) {
-    if (body[i] === "\\") { i += 2; continue; }
-    if (body[i] === quote) return i + 1;
-    i++;
-  }
-  return body.length;
-}
-
-function unescapeLiteral(s: string): string {
-  return s.replace(/\\(.)/gs, "$1");
-}
-
-/**
- * Where `value[start, end)` sits inside `source` (the scalar as written, quotes and escapes included).
- * The k-th occurrence of that text in the value is taken to be the k-th in the source, which holds
- * whenever the text has the same spelling in both (identifiers and dots never need escaping); when
- * the counts differ the answer is unknown.
- */
-export function sourceOffsetOf(value: string, source: string, start: number, end: number): number | undefined {
-  const needle = value.slice(start, end);
-  if (needle.length === 0) return undefined;
-  const inValue = occurrences(value, needle);
-  const inSource = occurrences(source, needle);
-  if (inValue.length !== inSource.length) return undefined;
-  const k = inValue.indexOf(start);
-  return k === -1 ? undefined : inSource[k];
-}
-
-function occurrences(haystack: string, needle: string): number[] {
-  const out: number[] = [];
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) out.push(i);
-  return out;
 }
 
 // ---- YAML: unquoted `{{ … }}` read as a flow mapping (catalog section 11) -----------------------------

@@ -10,9 +10,8 @@ import { valueAt } from "../lwir/path";
 import type { PathSegment } from "../lwir/types";
 import { END, isObject, stepIdProblem } from "../lwir/validate";
 import type { Analysis } from "./analysis";
-import { sourceOffsetOf } from "./diagnostics";
 import { factsOf, type ListFacts } from "./facts";
-import { sourceSpan, stringSource } from "./stringSource";
+import { spanInString } from "./stringSource";
 
 /** Token types: a step id that resolves (or declares a step), and one that names no step in scope. */
 export const TOKEN_TYPES = ["function", "variable"] as const;
@@ -131,48 +130,6 @@ function forEachString(value: unknown, segments: PathSegment[], visit: (s: strin
       }
     }
   }
-}
-
-/**
- * Source offsets of value[a, b) of the string at `segments`: from the scalar's character map when it
- * reads back the same value, else by matching the same spelling in the source; never across lines.
- */
-export function spanInString(doc: LwirDocument, segments: readonly PathSegment[], value: string, a: number, b: number): [number, number] | undefined {
-  const loc = doc.locate(segments);
-  if (!loc || valueAt(doc.value, segments) !== value || throughAlias(doc, segments)) return undefined;
-  const raw = doc.text.slice(loc.valueStart, loc.valueEnd);
-  // the common case: written as is, in quotes or not (no escapes, no line folding)
-  const quoted = raw.length === value.length + 2 && (raw[0] === '"' || raw[0] === "'") ? 1 : 0;
-  if ((quoted || raw.length === value.length) && raw.startsWith(value, quoted) && !/[\r\n]/.test(value)) {
-    return [loc.valueStart + quoted + a, loc.valueStart + quoted + b];
-  }
-  const source = stringSource(doc.text, loc.valueStart, loc.valueEnd, doc.format);
-  if (source && source.value === value) return sourceSpan(source, a, b, doc.text);
-  const at = sourceOffsetOf(value, raw, a, b);
-  if (at === undefined) return undefined;
-  const start = loc.valueStart + at;
-  const end = start + (b - a);
-  return /[\r\n]/.test(doc.text.slice(start, end)) ? undefined : [start, end];
-}
-
-/** A YAML path that passes through an alias points into the anchored node's text: not this occurrence's. */
-function throughAlias(doc: LwirDocument, segments: readonly PathSegment[]): boolean {
-  if (!mayHaveAliases(doc)) return false;
-  for (let k = 1; k <= segments.length; k++) {
-    const loc = doc.locate(segments.slice(0, k));
-    if (loc && doc.text.charCodeAt(loc.valueStart) === 0x2a /* * */) return true;
-  }
-  return false;
-}
-
-const aliasGate = new WeakMap<LwirDocument, boolean>();
-
-/** A YAML document with something that looks like an alias (`*name` after a space, `[`, `{` or `,`). */
-function mayHaveAliases(doc: LwirDocument): boolean {
-  if (doc.format !== "yaml") return false;
-  let found = aliasGate.get(doc);
-  if (found === undefined) aliasGate.set(doc, (found = /(?:^|[\s[{,])\*[^\s,[\]{}]/.test(doc.text)));
-  return found;
 }
 
 /** LSP's relative encoding: line delta, start delta, length, type, modifier bits. */

@@ -1,9 +1,12 @@
 // Where each character of a string scalar is written in the source: JSON strings (escapes), and YAML
 // plain, single-quoted, double-quoted (escapes, line folding) and block scalars (literal and folded,
-// chomping). Used by the editor features that point into strings (semantic tokens, selection ranges).
+// chomping). Used by every feature that points into strings: diagnostics on a reference, quick fixes that
+// rewrite one, semantic tokens, selection ranges (`spanInString` below is the one way to do it).
 // Decoding here is only a map: callers that know the parsed value check `value` against it and do not
 // use a map that disagrees.
-import type { Format } from "../document/types";
+import type { Format, LwirDocument } from "../document/types";
+import { valueAt } from "../lwir/path";
+import type { PathSegment } from "../lwir/types";
 
 export interface StringSource {
   /** The decoded value, as this module reads the source. */
@@ -58,6 +61,73 @@ export function valueIndexAt(source: StringSource, offset: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/** What spanInString reads of a document. */
+export type LocatedText = Pick<LwirDocument, "format" | "text" | "value" | "locate">;
+
+/**
+ * Source offsets of value[a, b) of the string at `segments`: from the scalar's character map when it
+ * reads back the same value, else by matching the same spelling in the source; never across lines.
+ */
+export function spanInString(doc: LocatedText, segments: readonly PathSegment[], value: string, a: number, b: number): [number, number] | undefined {
+  const loc = doc.locate(segments);
+  if (!loc || valueAt(doc.value, segments) !== value || throughAlias(doc, segments)) return undefined;
+  const raw = doc.text.slice(loc.valueStart, loc.valueEnd);
+  // the common case: written as is, in quotes or not (no escapes, no line folding)
+  const quoted = raw.length === value.length + 2 && (raw[0] === '"' || raw[0] === "'") ? 1 : 0;
+  if ((quoted || raw.length === value.length) && raw.startsWith(value, quoted) && !/[\r\n]/.test(value)) {
+    return [loc.valueStart + quoted + a, loc.valueStart + quoted + b];
+  }
+  const source = stringSource(doc.text, loc.valueStart, loc.valueEnd, doc.format);
+  if (source && source.value === value) return sourceSpan(source, a, b, doc.text);
+  const at = sourceOffsetOf(value, raw, a, b);
+  if (at === undefined) return undefined;
+  const start = loc.valueStart + at;
+  const end = start + (b - a);
+  return /[\r\n]/.test(doc.text.slice(start, end)) ? undefined : [start, end];
+}
+
+/** A YAML path that passes through an alias points into the anchored node's text: not this occurrence's. */
+function throughAlias(doc: LocatedText, segments: readonly PathSegment[]): boolean {
+  if (!mayHaveAliases(doc)) return false;
+  for (let k = 1; k <= segments.length; k++) {
+    const loc = doc.locate(segments.slice(0, k));
+    if (loc && doc.text.charCodeAt(loc.valueStart) === 0x2a /* * */) return true;
+  }
+  return false;
+}
+
+const aliasGate = new WeakMap<LocatedText, boolean>();
+
+/** A YAML document with something that looks like an alias (`*name` after a space, `[`, `{` or `,`). */
+function mayHaveAliases(doc: LocatedText): boolean {
+  if (doc.format !== "yaml") return false;
+  let found = aliasGate.get(doc);
+  if (found === undefined) aliasGate.set(doc, (found = /(?:^|[\s[{,])\*[^\s,[\]{}]/.test(doc.text)));
+  return found;
+}
+
+/**
+ * Where `value[start, end)` sits inside `source` (the scalar as written, quotes and escapes included).
+ * The k-th occurrence of that text in the value is taken to be the k-th in the source, which holds
+ * whenever the text has the same spelling in both (identifiers and dots never need escaping); when
+ * the counts differ the answer is unknown.
+ */
+export function sourceOffsetOf(value: string, source: string, start: number, end: number): number | undefined {
+  const needle = value.slice(start, end);
+  if (needle.length === 0) return undefined;
+  const inValue = occurrences(value, needle);
+  const inSource = occurrences(source, needle);
+  if (inValue.length !== inSource.length) return undefined;
+  const k = inValue.indexOf(start);
+  return k === -1 ? undefined : inSource[k];
+}
+
+function occurrences(haystack: string, needle: string): number[] {
+  const out: number[] = [];
+  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) out.push(i);
+  return out;
 }
 
 // ---- JSON ---------------------------------------------------------------------------------------
