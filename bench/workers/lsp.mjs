@@ -134,14 +134,17 @@ const extra = { rss_idle_mb: idle.rss_mb, rss_after_open_mb: afterOpen.rss_mb, o
         items = (Array.isArray(list) ? list : list?.items ?? []).length;
         void i;
       }),
-      sameVersion: () => timed(async () => {
-        const position = positionAt(client.text(uri), site.offset + 1);
-        const list = await client.request("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 1 } }, TIMEOUT);
-        sameItems = (Array.isArray(list) ? list : list?.items ?? []).length;
-      }),
+      // once the version is analysed (its diagnostics are out; not timed)
+      sameVersion: async () => {
+        await diagnosticsFor(pendingCheck);
+        return timed(async () => {
+          const position = positionAt(client.text(uri), site.offset + 1);
+          const list = await client.request("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 1 } }, TIMEOUT);
+          sameItems = (Array.isArray(list) ? list : list?.items ?? []).length;
+        });
+      },
       // not measured: delete the `.` again and let the server settle before the next round
       settle: async () => {
-        await diagnosticsFor(pendingCheck);
         const sent = send({ offset: site.offset, deleteCount: 1, insert: "" });
         await diagnosticsFor(sent);
         return 0;
