@@ -5,7 +5,7 @@ import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./common";
 import { registerFeatures } from "./features";
 
 // A web worker global; the extension host in the browser has it, our tsconfig has no DOM library.
-declare const Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[3];
+declare const Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[2];
 
 let client: LanguageClient | undefined;
 
@@ -14,7 +14,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(outputChannel);
   const serverMain = vscode.Uri.joinPath(context.extensionUri, "dist/web/server.js");
   const worker = new Worker(serverMain.toString(true));
-  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, clientOptions(outputChannel), worker);
+  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, worker, clientOptions(outputChannel));
   await client.start();
   registerFeatures(context, client);
 }

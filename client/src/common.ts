@@ -15,6 +15,7 @@ export function clientOptions(outputChannel: vscode.LogOutputChannel): LanguageC
     documentSelector: [{ language: "json" }, { language: "jsonc" }, { language: "yaml" }],
     outputChannel,
     synchronize: { configurationSection: "lwir" },
-    initializationOptions: { settings: vscode.workspace.getConfiguration("lwir") },
+    // Plain data: a WorkspaceConfiguration carries functions, which a web worker's postMessage cannot clone.
+    initializationOptions: { settings: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("lwir"))) as unknown },
   };
 }
