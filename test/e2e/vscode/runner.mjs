@@ -1,0 +1,134 @@
+// Runs the suite in a child process (test-web, untrusted-web.mjs, electron-run.mjs) and turns its report into
+// lib.mjs checks; shared by run.mjs and electron.mjs. The child gets its own process group and temp folder,
+// so a hung editor is killed whole (the node process, the server, the browser or Electron and their helpers)
+// and leaves nothing behind.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ARTIFACTS, ROOT } from "../lib.mjs";
+
+/** A report line of suite/reporter.ts, anywhere in an output line (the host may prefix it). */
+const MARKER = /LWIR-E2E (\{.*\})\s*$/;
+
+export class SuiteRunner {
+  /**
+   * @param checks   lib.mjs Checks the results go to
+   * @param part     prefix of the log files in ARTIFACTS (`<part>-<label>.log`)
+   * @param timeoutMs a whole run, startup included; past it the process group is killed
+   */
+  constructor(checks, part, timeoutMs) {
+    this.checks = checks;
+    this.part = part;
+    this.timeoutMs = timeoutMs;
+    this.children = new Set();
+    /** TMPDIR of the children (browser profiles and the like), removed by cleanUp(). */
+    this.scratch = mkdtempSync(join(tmpdir(), `lwir-e2e-${part}-`));
+    const onSignal = () => {
+      this.cleanUp();
+      process.exit(130);
+    };
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+  }
+
+  /** Kills the child's whole process group; it was started detached, so its pid is the group's id. */
+  static killGroup(child, signal = "SIGKILL") {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+
+  cleanUp() {
+    for (const child of this.children) SuiteRunner.killGroup(child);
+    this.children.clear();
+    rmSync(this.scratch, { recursive: true, force: true });
+  }
+
+  /**
+   * Runs `node args…` (behind `wrapper`, e.g. ["xvfb-run", "-a"]) until it exits or the timeout; collects
+   * the report lines. Resolves with { plan, results, end, code, output, timedOut }.
+   */
+  run(label, args, { env = {}, wrapper = [] } = {}) {
+    return new Promise((resolve) => {
+      const [command, ...rest] = [...wrapper, process.execPath, ...args];
+      const child = spawn(command, rest, {
+        cwd: ROOT, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env, TMPDIR: this.scratch },
+      });
+      this.children.add(child);
+      const state = { plan: undefined, results: [], end: undefined, code: null, output: [], timedOut: false };
+      const onLine = (line) => {
+        state.output.push(line);
+        const m = MARKER.exec(line);
+        if (!m) return;
+        let report;
+        try {
+          report = JSON.parse(m[1]);
+        } catch {
+          return;
+        }
+        if (report.event === "plan") state.plan = report.tests;
+        else if (report.event === "result") state.results.push(report);
+        else if (report.event === "end") state.end = report;
+      };
+      for (const stream of [child.stdout, child.stderr]) {
+        let rest = "";
+        stream.setEncoding("utf8");
+        stream.on("data", (chunk) => {
+          const parts = (rest + chunk).split("\n");
+          rest = parts.pop();
+          parts.forEach(onLine);
+        });
+        stream.on("end", () => rest && onLine(rest));
+      }
+      const timer = setTimeout(() => {
+        state.timedOut = true;
+        SuiteRunner.killGroup(child, "SIGTERM");
+        setTimeout(() => SuiteRunner.killGroup(child), 5000).unref();
+      }, this.timeoutMs);
+      child.on("close", (code, signal) => {
+        clearTimeout(timer);
+        SuiteRunner.killGroup(child); // whatever the child left behind (a browser whose parent died)
+        this.children.delete(child);
+        state.code = code ?? signal;
+        mkdirSync(ARTIFACTS, { recursive: true });
+        writeFileSync(join(ARTIFACTS, `${this.part}-${label}.log`), state.output.join("\n") + "\n");
+        resolve(state);
+      });
+    });
+  }
+
+  /** One check per test of the plan, named "<label> › <test>", with the test's own duration. */
+  async record(label, state) {
+    const checks = this.checks;
+    const log = `test-results/e2e/${this.part}-${label}.log`;
+    const ended = () => (state.timedOut ? `timed out after ${this.timeoutMs / 1000} s` : `exited with ${state.code}`);
+    const tail = () => state.output.filter((l) => !MARKER.test(l)).slice(-15).join("\n");
+    if (!state.plan) {
+      checks.fail(`${label}: the suite ran`, `${ended()} before the suite started; last output (all of it in ${log}):\n${tail()}`);
+      return;
+    }
+    const byTitle = new Map();
+    for (const r of state.results) if (!byTitle.has(r.title) || r.state === "failed") byTitle.set(r.title, r);
+    const planned = new Set(state.plan);
+    // a failed hook (mocha then skips the tests it was for) is named in the tests' own results
+    const hook = state.results.find((r) => r.state === "failed" && !planned.has(r.title));
+    const missing = hook ? `not run: ${hook.title} failed: ${String(hook.error).split("\n")[0]}` : `no result: the run ${ended()} first (${log})`;
+    for (const title of state.plan) {
+      const r = byTitle.get(title);
+      byTitle.delete(title);
+      await checks.run(`${label} › ${title}`, async () => {
+        if (!r) throw new Error(missing);
+        if (r.state === "pending") throw new Error("skipped");
+        if (r.state === "failed") throw new Error(r.error);
+      });
+      if (r) checks.results[checks.results.length - 1].ms = r.ms;
+    }
+    // failures outside the tests (hooks) come under their own titles
+    for (const r of byTitle.values()) checks.fail(`${label} › ${r.title}`, r.error ?? r.state);
+    if (!state.end) checks.fail(`${label}: the suite finished`, `${ended()}; last output (all of it in ${log}):\n${tail()}`);
+    else if (state.end.failures === 0 && state.code !== 0) checks.fail(`${label}: the run exited cleanly`, `exit status ${state.code} although every test passed (${log})`);
+  }
+}
