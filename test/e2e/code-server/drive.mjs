@@ -1,0 +1,380 @@
+// The checks: the packaged extension in the real VS Code workbench (code-server), driven like a user
+// with playwright-core and Debian's Chromium. What the editor shows is compared with what the CLI
+// (`lwir validate --format json`, the same analysis) reports for the same file, read from the workspace
+// copy at that moment. Every wait is on UI state (a selector, a status bar text, a file on disk).
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { parse as parseYaml } from "yaml";
+import { cliReport } from "../lib.mjs";
+import { LWIR_STATUS, NEUTRAL, Workbench, escapeRe, problemRows, suggestLabels } from "./workbench.mjs";
+
+const BROKEN = "broken-review.lwir.yaml";
+const VALID = "release-notes.lwir.json";
+const NESTED = "support-triage.lwir.yaml";
+const NEW_ID = "critique";
+
+/** The screenshots a passing run produces (copied to docs/images with --screenshots). */
+export const SCREENSHOT_NAMES = [
+  "squiggles.png", "hover-problem.png", "hover-step.png", "quick-fix.png", "rename.png",
+  "suggest.png", "workflow-version.png", "canonical-json.png", "outline.png",
+];
+
+const json = (v) => JSON.stringify(v);
+
+/** What the Problems panel must list for a file: its CLI findings (and parse errors) as panel rows. */
+function expectedRows(fileReport) {
+  const rows = [
+    ...fileReport.parseErrors.map((p) => ({ message: p.message, source: "lwir", code: "", line: p.range.start.line + 1, col: p.range.start.character + 1 })),
+    ...fileReport.findings.map((f) => ({ message: f.message, source: "lwir", code: f.code, line: f.range.start.line + 1, col: f.range.start.character + 1 })),
+  ];
+  return rows.sort((a, b) => a.line - b.line || a.col - b.col || a.message.localeCompare(b.message));
+}
+
+/** 1-based line/column of `word` on the last line (or the first, with first=true) matching `lineRe`. */
+function locate(text, lineRe, word, { first = false } = {}) {
+  const lines = text.split("\n");
+  const indexes = lines.map((l, i) => (lineRe.test(l) ? i : -1)).filter((i) => i >= 0);
+  if (indexes.length === 0) throw new Error(`no line matches ${lineRe}`);
+  const i = first ? indexes[0] : indexes[indexes.length - 1];
+  const c = lines[i].indexOf(word);
+  if (c < 0) throw new Error(`${json(word)} is not on line ${i + 1}: ${lines[i]}`);
+  return { line: i + 1, col: c + 1, endCol: c + 1 + word.length };
+}
+
+/** Waits until an in-page predicate (problemRows, suggestLabels) holds for `expected`; else says what it saw. */
+async function waitForEqual(page, fn, expected, what, timeout) {
+  try {
+    await page.waitForFunction(fn, expected, { timeout });
+  } catch (e) {
+    const actual = await page.evaluate(fn).catch(() => "(page gone)");
+    throw new Error(`${what}\n  expected ${json(expected)}\n  got      ${json(actual)}\n  (${e.message.split("\n")[0]})`);
+  }
+}
+
+/** Polls the disk (the editor saves asynchronously) until `test(text)` holds. */
+async function waitForFile(file, test, what, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const text = readFileSync(file, "utf8");
+    if (test(text)) return text;
+    if (Date.now() > until) throw new Error(`${what}: not on disk after ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Runs every check in order on one page. `run(name, fn)` records a check (and screenshots a failure).
+ * Later checks do not assume earlier ones passed: each opens its file and reads what it expects from
+ * the workspace copy as it is then.
+ */
+export async function driveChecks({ page, url, workspace, run, screenshots }) {
+  const wb = new Workbench(page, screenshots);
+  const file = (name) => join(workspace, name);
+  const read = (name) => readFileSync(file(name), "utf8");
+  const report = (name) => cliReport([name], workspace).files[0];
+
+  let loaded = false;
+  await run("workbench opens the examples and the extension starts its server", async () => {
+    await wb.load(url, [BROKEN, VALID, NESTED]);
+    await wb.open(BROKEN);
+    // The status bar item is ours and needs the server's answer: proof the Node build runs.
+    await page.locator(LWIR_STATUS, { hasText: /LWIR: \d+ problems?/ }).waitFor({ timeout: 90_000 });
+    await page.locator('[id="status.editor.mode"]', { hasText: "YAML" }).waitFor();
+    loaded = true;
+  });
+  if (!loaded) return false;
+
+  // ---- the broken example ---------------------------------------------------------------------------
+  const brokenReport = report(BROKEN);
+  const brokenRows = expectedRows(brokenReport);
+  const undeclared = brokenReport.findings.find((f) => f.code === "step.undeclared_dependency");
+  const disallowed = brokenReport.findings.find((f) => f.code === "model.disallowed");
+
+  await run("broken example: squiggles, and the Problems panel lists exactly the CLI's findings", async () => {
+    if (brokenRows.length === 0) throw new Error(`the CLI reports no problem in ${BROKEN}`);
+    await wb.escape();
+    await wb.open(BROKEN);
+    const last = brokenRows[brokenRows.length - 1];
+    await wb.goto(last.line, last.col);
+    await page.locator(".monaco-editor .squiggly-error").first().waitFor();
+    await wb.showProblems();
+    await waitForEqual(page, problemRows, brokenRows, "Problems panel rows (message, source, code, Ln, Col) differ from the CLI's findings");
+    await wb.screenshot("squiggles.png");
+  });
+
+  await run("broken example: the status bar item and the code lens on apiVersion show its problem count", async () => {
+    const count = brokenReport.findings.length + brokenReport.parseErrors.length;
+    const words = `${count} problem${count === 1 ? "" : "s"}`;
+    await wb.escape();
+    await wb.open(BROKEN);
+    await page.locator(LWIR_STATUS, { hasText: new RegExp(`^\\s*LWIR: ${words}\\s*$`) }).waitFor();
+    const apiVersion = locate(read(BROKEN), /^apiVersion:/, "apiVersion", { first: true });
+    await wb.goto(apiVersion.line, 1);
+    const lens = page.locator(".codelens-decoration", { hasText: new RegExp(`^\\s*${words}\\s*$`) });
+    await lens.first().waitFor();
+  });
+
+  await run("hovering a squiggle shows the finding's message", async () => {
+    const f = disallowed ?? brokenReport.findings[0];
+    await wb.escape();
+    await wb.open(BROKEN);
+    await wb.goto(f.range.start.line + 1, f.range.start.character + 1);
+    const cursor = await wb.cursorBox();
+    // the squiggle drawn on the cursor's line
+    const squiggles = await page.locator(".monaco-editor.focused .squiggly-error").evaluateAll((els) =>
+      els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, width: r.width, height: r.height })));
+    const box = squiggles.find((r) => r.y <= cursor.y + cursor.height / 2 && cursor.y + cursor.height / 2 <= r.y + r.height + 2);
+    if (!box) throw new Error(`no squiggle on line ${f.range.start.line + 1} (squiggles at ${json(squiggles)})`);
+    await wb.mouseTo(box.x + box.width / 2, box.y + box.height / 2);
+    await wb.hoverWith([f.message, f.code], 30_000);
+    await wb.screenshot("hover-problem.png");
+  });
+
+  const stepsOf = (name) => {
+    const doc = parseYaml(read(name));
+    return Array.isArray(doc?.steps) ? doc.steps : [];
+  };
+
+  await run("hovering a step id in a needs entry shows the step's details", async () => {
+    const text = read(BROKEN);
+    const target = stepsOf(BROKEN).find((s) => s.id === "review");
+    if (!target) throw new Error(`${BROKEN} has no step "review"`);
+    const at = locate(text, /^\s*needs: \[review/, "review");
+    await wb.escape();
+    await wb.open(BROKEN);
+    await wb.goto(at.line, at.col + 2);
+    const cursor = await wb.cursorBox();
+    await wb.mouseTo(cursor.x + 3, cursor.y + cursor.height / 2);
+    // hover.ts stepCard: "step `review` · `ai.generate`", the model, maxVisits, and what the occurrence is
+    const parts = [/step\s+review/, target.uses, `model: ${target.with.model}`, `maxVisits: ${target.maxVisits}`, "needs entry"];
+    await wb.hoverWith(parts, 30_000);
+    await wb.screenshot("hover-step.png");
+  });
+
+  await run("go to definition (F12) on a needs entry moves the cursor to the step's id", async () => {
+    const text = read(BROKEN);
+    const at = locate(text, /^\s*needs: \[review/, "review");
+    const decl = locate(text, /^\s*- id: review\s*$/, "review");
+    await wb.escape();
+    await wb.open(BROKEN);
+    await wb.goto(at.line, at.col + 1);
+    await page.keyboard.press("F12");
+    await page.locator('[id="status.editor.selection"]', { hasText: new RegExp(`^\\s*Ln ${decl.line}, Col \\d+`) }).waitFor();
+    const { line, col } = await wb.cursor();
+    if (line !== decl.line || col < decl.col || col > decl.endCol) {
+      throw new Error(`cursor at ${line}:${col}, expected on the id at ${decl.line}:${decl.col}-${decl.endCol}`);
+    }
+  });
+
+  await run("quick fix (Ctrl+.) adds the missing needs entry: that problem disappears, the others stay", async () => {
+    if (!undeclared) throw new Error(`the CLI reports no step.undeclared_dependency in ${BROKEN}`);
+    const before = report(BROKEN);
+    const beforeText = read(BROKEN);
+    // codeActions.ts: `Add "<id>" to the needs of "<step>"`; the finding's path names the step.
+    const id = /does not list "([^"]+)"/.exec(undeclared.message)?.[1];
+    const stepIndex = Number(/^\$\.steps\[(\d+)\]/.exec(undeclared.path)?.[1]);
+    const stepId = stepsOf(BROKEN)[stepIndex]?.id;
+    const title = `Add "${id}" to the needs of "${stepId}"`;
+    await wb.escape();
+    await wb.open(BROKEN);
+    await wb.goto(undeclared.range.start.line + 1, undeclared.range.start.character + 4);
+    await page.keyboard.press("Control+.");
+    const action = page.locator(".action-widget .monaco-list-row.action", { hasText: title });
+    await action.first().waitFor({ timeout: 30_000 });
+    await wb.screenshot("quick-fix.png");
+    await action.first().click();
+    await page.locator(".action-widget").first().waitFor({ state: "hidden" });
+    const remaining = expectedRows({ ...before, findings: before.findings.filter((f) => f !== before.findings.find((g) => g.code === undeclared.code && g.path === undeclared.path)) });
+    await wb.showProblems();
+    await waitForEqual(page, problemRows, remaining, "after the quick fix, the Problems panel should list the other findings only");
+    // Saved, the file gives the CLI exactly what the panel shows.
+    await page.locator(".tab.active", { hasText: BROKEN }).first().click(); // focus the editor
+    await page.mouse.move(NEUTRAL.x, NEUTRAL.y); // no tab tooltip in the next screenshot
+    await page.keyboard.press("Control+s");
+    await page.locator(".tab.active.dirty").waitFor({ state: "detached" });
+    await waitForFile(file(BROKEN), (t) => t !== beforeText, "the fixed document");
+    const after = expectedRows(report(BROKEN));
+    if (!isDeepStrictEqual(after, remaining)) throw new Error(`the CLI on the saved file reports ${json(after)}, expected ${json(remaining)}`);
+  });
+
+  await run(`rename (F2) of a step id changes the declaration and every reference`, async () => {
+    const before = read(BROKEN);
+    const decl = locate(before, /^\s*- id: review\s*$/, "review");
+    // The references of step "review": its id, needs entries, a decision target, steps.review in
+    // expressions. Comments, prose and names that merely contain the word stay as they are.
+    const expected = before
+      .split("\n")
+      .map((l) => (/^\s*#/.test(l) ? l : l.replace(/(\bid: |needs: \[(?:[\w-]+, )*|default: |to: |steps\.)review\b/g, `$1${NEW_ID}`)))
+      .join("\n");
+    if (expected === before) throw new Error("nothing to rename");
+    await wb.escape();
+    await wb.open(BROKEN);
+    await wb.goto(decl.line, decl.col + 1);
+    await page.keyboard.press("F2");
+    const input = page.locator(".monaco-editor .rename-box input");
+    await input.waitFor({ state: "visible" });
+    await page.waitForFunction(() => document.activeElement?.closest(".rename-box") && document.activeElement.value === "review");
+    await page.keyboard.press("Control+a");
+    await page.keyboard.type(NEW_ID);
+    await page.waitForFunction((v) => document.activeElement?.value === v, NEW_ID);
+    await wb.screenshot("rename.png");
+    await page.keyboard.press("Enter");
+    await input.waitFor({ state: "hidden" });
+    await page.locator(".tab.active.dirty").waitFor();
+    await page.keyboard.press("Control+s");
+    await page.locator(".tab.active.dirty").waitFor({ state: "detached" });
+    const after = await waitForFile(file(BROKEN), (t) => t !== before, "the renamed document");
+    if (after !== expected) {
+      const a = after.split("\n");
+      const diff = expected.split("\n").map((l, i) => (l === a[i] ? null : `  line ${i + 1}: expected ${json(l)}\n           got      ${json(a[i])}`)).filter(Boolean);
+      throw new Error(`the saved document differs from the expected rename:\n${diff.slice(0, 10).join("\n")}`);
+    }
+  });
+
+  // ---- the valid JSON example -----------------------------------------------------------------------
+  const validReport = report(VALID);
+  const version = validReport.workflowVersion;
+
+  await run("completion after `{{ steps.` in a prompt lists exactly the steps the server offers there", async () => {
+    const text = read(VALID);
+    const doc = JSON.parse(text);
+    // The prompt of the last step. completion.ts offers, after `steps.`, the steps of the same list
+    // except the step itself (it runs once, so it cannot read itself), those in its needs first, then
+    // the others in document order: here group-changes (needed), then list-merged.
+    const self = doc.steps[doc.steps.length - 1];
+    const others = doc.steps.filter((s) => s !== self);
+    const expected = [...others.filter((s) => self.needs?.includes(s.id)), ...others.filter((s) => !self.needs?.includes(s.id))].map((s) => s.id);
+    const at = locate(text, /^\s*"prompt": ".*\{\{ json\(steps\./, '"prompt"');
+    const line = text.split("\n")[at.line - 1];
+    await wb.escape();
+    await wb.hidePanel();
+    await wb.open(VALID);
+    await wb.goto(at.line, line.lastIndexOf('"') + 1); // just before the closing quote
+    await page.keyboard.type(" {{ steps.");
+    await waitForEqual(page, suggestLabels, expected, "suggest widget labels after `{{ steps.`", 30_000);
+    await wb.screenshot("suggest.png");
+    await wb.escape();
+    await wb.command("File: Revert File");
+    await page.locator(".tab.active.dirty").waitFor({ state: "detached" });
+    if (read(VALID) !== text) throw new Error(`${VALID} changed on disk`);
+  });
+
+  await run("valid example: the status bar item and the code lens show the CLI's WorkflowVersion id", async () => {
+    if (!version) throw new Error(`the CLI gives ${VALID} no WorkflowVersion: ${json(validReport.findings)}`);
+    await wb.escape();
+    await wb.hidePanel();
+    await wb.open(VALID);
+    await wb.goto(1, 1);
+    await page.locator(LWIR_STATUS, { hasText: new RegExp(`^\\s*${version.id}\\s*$`) }).waitFor();
+    await page.locator(".codelens-decoration", { hasText: new RegExp(`^\\s*WorkflowVersion ${version.id}\\s*$`) }).first().waitFor();
+    // its tooltip carries the full hash
+    const item = await page.locator(LWIR_STATUS).boundingBox();
+    await wb.mouseTo(item.x + item.width / 2, item.y + item.height / 2);
+    await wb.hoverWith([version.hash], 30_000);
+    await wb.screenshot("workflow-version.png");
+    await page.mouse.move(NEUTRAL.x, NEUTRAL.y);
+  });
+
+  await run('"LWIR: Copy WorkflowVersion id" copies the id and says "Copied wfver_…"', async () => {
+    if (!version) throw new Error(`the CLI gives ${VALID} no WorkflowVersion`);
+    await wb.escape();
+    await wb.open(VALID);
+    await page.evaluate(() => navigator.clipboard.writeText(""));
+    await wb.command("LWIR: Copy WorkflowVersion id");
+    await page.locator('[id="status.extensionMessage"]', { hasText: `Copied ${version.id}` }).waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    if (copied !== version.id) throw new Error(`clipboard holds ${json(copied)}, expected ${version.id}`);
+  });
+
+  await run('"LWIR: Show canonical JSON" opens a read-only editor with the canonical JSON the id is hashed from', async () => {
+    if (!version) throw new Error(`the CLI gives ${VALID} no WorkflowVersion`);
+    const source = JSON.parse(read(VALID));
+    await wb.escape();
+    await wb.open(VALID);
+    await wb.command("LWIR: Show canonical JSON");
+    const name = VALID.replace(/\.json$/, ".canonical.json");
+    await page.locator(".tab.active", { hasText: name }).first().waitFor();
+    const editor = page.locator(".monaco-editor.focused", { has: page.locator(".view-line", { hasText: '{"apiVersion":' }) });
+    await editor.waitFor();
+    await wb.screenshot("canonical-json.png");
+    // The whole text through the clipboard: a long wrapped line is only partly in the DOM.
+    await page.evaluate(() => navigator.clipboard.writeText(""));
+    await page.keyboard.press("Control+a");
+    await page.keyboard.press("Control+c");
+    await page.waitForFunction(async () => (await navigator.clipboard.readText()).length > 0);
+    const canonical = await page.evaluate(() => navigator.clipboard.readText());
+    let value;
+    try {
+      value = JSON.parse(canonical);
+    } catch (e) {
+      throw new Error(`the editor's text is not JSON (${e.message}): ${canonical.slice(0, 200)}`);
+    }
+    if (value.apiVersion !== source.apiVersion || value.kind !== source.kind) throw new Error(`apiVersion/kind ${json([value.apiVersion, value.kind])}, expected ${json([source.apiVersion, source.kind])}`);
+    if (!isDeepStrictEqual(value, source)) throw new Error("the canonical JSON is not the same value as the document");
+    const hash = `sha256:${createHash("sha256").update(canonical, "utf8").digest("hex")}`;
+    if (hash !== version.hash) throw new Error(`the editor's text hashes to ${hash}, the CLI's WorkflowVersion hash is ${version.hash}`);
+    // read-only: typing is refused with VS Code's message ("Cannot edit in read-only editor"), and
+    // nothing becomes dirty. The message sits at the cursor, which may be out of view on a long wrapped
+    // line: its presence is what counts.
+    await page.keyboard.press("Control+Home");
+    await page.keyboard.type("x");
+    await page.locator(".monaco-editor-overlaymessage", { hasText: /read-?only/i }).waitFor({ state: "attached" });
+    if (await page.locator(".tab.dirty").count()) throw new Error("an editor became dirty after typing in the canonical view");
+    await wb.escape();
+  });
+
+  // ---- the outline of the nested example ------------------------------------------------------------
+  await run("the Outline view lists the steps, a parallel step's body nested under it", async () => {
+    const steps = stepsOf(NESTED);
+    const parallel = steps.find((s) => s.uses === "parallel" && Array.isArray(s.steps));
+    if (!parallel) throw new Error(`${NESTED} has no parallel step with a body`);
+    await wb.escape();
+    // one editor group, for the screenshot (unless an earlier failure left unsaved changes: no dialog)
+    if ((await page.locator(".tab").count()) > 0 && (await page.locator(".tab.dirty").count()) === 0) {
+      await wb.command("View: Close All Editors");
+      await page.locator(".tab").first().waitFor({ state: "detached" });
+    }
+    await wb.open(NESTED);
+    await page.locator(LWIR_STATUS, { hasText: /wfver_/ }).waitFor();
+    await wb.command("Explorer: Focus on Outline View");
+    // Collapse the folder tree so the outline has the whole side bar.
+    const folders = page.locator(".pane", { has: page.locator(".explorer-folders-view") }).locator(".pane-header").first();
+    if ((await folders.getAttribute("aria-expanded")) === "true") await folders.click();
+    const outline = page.locator(".outline-pane");
+    const row = (label) => outline.locator(".monaco-list-row").filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRe(label)}$`) }) }).first();
+    // outline.collapseItems is alwaysCollapse (settings): open "steps", then the parallel step
+    for (const label of ["steps", parallel.id]) {
+      await row(label).waitFor();
+      if ((await row(label).getAttribute("aria-expanded")) !== "true") await row(label).locator(".monaco-tl-twistie").click();
+      await outline.locator('.monaco-list-row[aria-expanded="true"]', { has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRe(label)}$`) }) }).first().waitFor();
+    }
+    await row(parallel.steps[parallel.steps.length - 1].id).waitFor();
+    const rows = await outline.locator(".monaco-list-row").evaluateAll((els) =>
+      els.map((e) => ({
+        level: Number(e.getAttribute("aria-level")),
+        name: (e.querySelector(".label-name")?.textContent ?? "").trim(),
+        detail: (e.querySelector(".label-description")?.textContent ?? "").trim(),
+      })));
+    const at = rows.findIndex((r) => r.name === "steps");
+    const level = rows[at].level;
+    const got = [];
+    for (const r of rows.slice(at + 1)) {
+      if (r.level <= level) break;
+      got.push({ depth: r.level - level, name: r.name, detail: r.detail });
+    }
+    const expected = steps.flatMap((s) => [
+      { depth: 1, name: s.id, detail: s.uses },
+      ...(s === parallel ? s.steps.map((b) => ({ depth: 2, name: b.id, detail: b.uses })) : []),
+    ]);
+    if (!isDeepStrictEqual(got, expected)) throw new Error(`outline under "steps":\n  expected ${json(expected)}\n  got      ${json(got)}`);
+    // Put the cursor on the parallel step: the outline follows it, and the screenshot shows both.
+    const decl = locate(read(NESTED), new RegExp(`^\\s*- id: ${escapeRe(parallel.id)}\\s*$`), parallel.id);
+    await wb.goto(decl.line, decl.col);
+    await outline.locator(".monaco-list-row.focused", { has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRe(parallel.id)}$`) }) }).first().waitFor();
+    await page.mouse.move(NEUTRAL.x, NEUTRAL.y);
+    await wb.screenshot("outline.png");
+  });
+  return true;
+}

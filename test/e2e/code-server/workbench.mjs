@@ -1,0 +1,175 @@
+// A thin driver for the code-server workbench: the few gestures the checks need (quick open, command
+// palette, go to line, hover, reading the Problems panel and the status bar), each one waiting on the
+// state it produces. Selectors are VS Code's own class names as of code-server 4.139 (VS Code 1.139).
+import { join } from "node:path";
+
+/** The status bar item of our extension: `<publisher>.<name>.<item id>`. */
+export const LWIR_STATUS = '[id="lwir-tools.lwir-tools.lwir.workflowVersion"]';
+const QUICK_INPUT = ".quick-input-widget";
+const QUICK_INPUT_BOX = ".quick-input-widget .quick-input-box input";
+const SELECTION = '[id="status.editor.selection"]';
+/** Empty space low in the side bar: nothing there shows a hover. */
+export const NEUTRAL = { x: 200, y: 560 };
+
+export const oneLine = (s) => s.replace(/\s+/g, " ").trim();
+
+export class Workbench {
+  constructor(page, screenshotsDir) {
+    this.page = page;
+    this.screenshotsDir = screenshotsDir;
+  }
+
+  async load(url, files) {
+    const page = this.page;
+    await page.goto(url, { waitUntil: "domcontentloaded" });
+    await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
+    for (const f of files) await page.locator(".explorer-folders-view .monaco-list-row", { hasText: f }).first().waitFor({ timeout: 90_000 });
+  }
+
+  async screenshot(name) {
+    await this.page.screenshot({ path: join(this.screenshotsDir, name) });
+  }
+
+  /** Escape closes any widget or quick input a previous step left open. */
+  async escape() {
+    await this.page.keyboard.press("Escape");
+    await this.page.keyboard.press("Escape");
+  }
+
+  async quickInput(key, text) {
+    const page = this.page;
+    await page.keyboard.press(key);
+    await page.locator(QUICK_INPUT_BOX).waitFor({ state: "visible" });
+    await page.keyboard.type(text);
+  }
+
+  async quickInputClosed() {
+    await this.page.locator(QUICK_INPUT).waitFor({ state: "hidden" });
+  }
+
+  /** Ctrl+P: opens a workspace file in the active group; resolves once its tab is active. */
+  async open(fileName) {
+    const page = this.page;
+    await this.quickInput("Control+p", fileName);
+    const row = page.locator(`${QUICK_INPUT} .monaco-list-row`).filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRe(fileName)}$`) }) });
+    await this.pick(row);
+    await page.locator(".tab.active", { hasText: fileName }).first().waitFor();
+    await page.locator(".monaco-editor.focused").waitFor();
+  }
+
+  /** F1: runs a command by its exact title in the palette. */
+  async command(title) {
+    const page = this.page;
+    await this.quickInput("F1", title);
+    const row = page.locator(`${QUICK_INPUT} .monaco-list-row`).filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRe(title)}$`) }) });
+    await this.pick(row);
+  }
+
+  /** Clicks a quick input row (not Enter: the first row may be a recently used other one). */
+  async pick(row) {
+    await row.first().waitFor();
+    await row.first().click();
+    await this.quickInputClosed();
+    // else the pointer rests on whatever lay under the list (a tab, the breadcrumbs) and its tooltip
+    // may show up in the next screenshot
+    await this.page.mouse.move(NEUTRAL.x, NEUTRAL.y);
+  }
+
+  /** Ctrl+G line:col (1-based, as the status bar counts), then waits for the cursor to be there. */
+  async goto(line, col) {
+    await this.quickInput("Control+g", `${line}:${col}`);
+    await this.page.keyboard.press("Enter");
+    await this.quickInputClosed();
+    await this.waitForCursor(line, col);
+  }
+
+  async waitForCursor(line, col, timeout) {
+    await this.page.locator(SELECTION, { hasText: new RegExp(`^\\s*Ln ${line}, Col ${col}\\b`) }).waitFor({ timeout });
+  }
+
+  /** The cursor position from the status bar. */
+  async cursor() {
+    const text = await this.page.locator(SELECTION).innerText();
+    const m = /Ln (\d+), Col (\d+)/.exec(text);
+    if (!m) throw new Error(`status bar shows no cursor position: ${JSON.stringify(text)}`);
+    return { line: Number(m[1]), col: Number(m[2]) };
+  }
+
+  /** Where the focused editor's cursor is drawn, in page coordinates. */
+  async cursorBox() {
+    const box = await this.page.locator(".monaco-editor.focused .cursors-layer .cursor").first().boundingBox();
+    if (!box) throw new Error("no visible cursor in the focused editor");
+    return box;
+  }
+
+  /** Moves the mouse away, then onto (x, y): a hover needs a fresh mouse move to start. */
+  async mouseTo(x, y) {
+    await this.page.mouse.move(NEUTRAL.x, NEUTRAL.y);
+    await this.page.mouse.move(x, y, { steps: 4 });
+  }
+
+  /** Waits for a visible hover containing every string/regex of `parts`; returns its text. */
+  async hoverWith(parts, timeout) {
+    const page = this.page;
+    let hover = page.locator(".monaco-hover:not(.hidden)");
+    for (const p of parts) hover = hover.filter({ hasText: p });
+    await hover.first().waitFor({ state: "visible", timeout });
+    return oneLine(await hover.first().innerText());
+  }
+
+  async isPanelVisible() {
+    return this.page.locator(".part.panel").isVisible();
+  }
+
+  async showProblems() {
+    await this.command("Problems: Focus on Problems View");
+    await this.page.locator(".markers-panel").waitFor({ state: "visible" });
+  }
+
+  async hidePanel() {
+    if (!(await this.isPanelVisible())) return;
+    await this.command("View: Toggle Panel Visibility");
+    await this.page.locator(".part.panel").waitFor({ state: "hidden" });
+  }
+
+  /** The LWIR status bar item's text (without its icon). */
+  async lwirStatus() {
+    return oneLine(await this.page.locator(LWIR_STATUS).innerText());
+  }
+}
+
+/**
+ * In-page (self-contained, for page.evaluate / waitForFunction): the problem rows of the Problems panel
+ * as {message, source, code, line, col}, sorted by position; related-information rows (no marker icon)
+ * are left out. With `expected`, returns whether the rows equal it instead.
+ */
+export function problemRows(expected) {
+  const text = (el, sel) => (el.querySelector(sel)?.textContent ?? "").replace(/\s+/g, " ").trim();
+  const rows = [];
+  for (const row of document.querySelectorAll(".markers-panel .monaco-list-row")) {
+    if (!row.querySelector(".marker-icon")) continue;
+    const where = /\[Ln (\d+), Col (\d+)\]/.exec(text(row, ".marker-line"));
+    rows.push({
+      message: text(row, ".marker-message"),
+      source: text(row, ".marker-source"),
+      code: text(row, ".marker-code"),
+      line: where ? Number(where[1]) : null,
+      col: where ? Number(where[2]) : null,
+    });
+  }
+  rows.sort((a, b) => a.line - b.line || a.col - b.col || a.message.localeCompare(b.message));
+  return expected === undefined ? rows : JSON.stringify(rows) === JSON.stringify(expected);
+}
+
+/** In-page: the labels of the visible suggest widget; with `expected`, whether they equal it. */
+export function suggestLabels(expected) {
+  const rows = document.querySelectorAll(".suggest-widget.visible .monaco-list-row");
+  const labels = [...rows]
+    .sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index))
+    .map((r) => (r.querySelector(".label-name")?.textContent ?? "").trim());
+  return expected === undefined ? labels : JSON.stringify(labels) === JSON.stringify(expected);
+}
+
+export function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
