@@ -49,17 +49,19 @@ import { provideDocumentSymbols } from "./service/symbols";
 // hover, definition, references, rename (see the block of that name below)
 import {
   DefinitionRequest,
+  DocumentHighlightRequest,
   HoverRequest,
   PrepareRenameRequest,
   ReferencesRequest,
   RenameRequest,
   type DefinitionParams,
+  type DocumentHighlightParams,
   type HoverParams,
   type PrepareRenameParams,
   type ReferenceParams,
   type RenameParams,
 } from "vscode-languageserver";
-import { provideDefinition, provideReferences } from "./service/definition";
+import { provideDefinition, provideDocumentHighlights, provideReferences } from "./service/definition";
 import { provideHover } from "./service/hover";
 import { providePrepareRename, provideRename } from "./service/rename";
 
@@ -456,6 +458,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     hoverProvider: true,
     definitionProvider: true,
     referencesProvider: true,
+    documentHighlightProvider: true,
     renameProvider: { prepareProvider: true },
   };
 
@@ -477,6 +480,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const uri = params.textDocument.uri;
     const analysis = navigationAnalysis(uri);
     return analysis ? provideReferences(analysis, params.position, uri, params.context?.includeDeclaration === true) : null;
+  }, needsPosition));
+
+  connection.onRequest(DocumentHighlightRequest.type, documentRequest("documentHighlight", (params: DocumentHighlightParams) => {
+    const analysis = navigationAnalysis(params.textDocument.uri);
+    return analysis ? provideDocumentHighlights(analysis, params.position) : null;
   }, needsPosition));
 
   connection.onRequest(PrepareRenameRequest.type, documentRequest("prepareRename", (params: PrepareRenameParams) => {

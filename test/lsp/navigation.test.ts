@@ -173,6 +173,7 @@ describe("navigation over LSP", () => {
     assert.equal(caps.hoverProvider, true);
     assert.equal(caps.definitionProvider, true);
     assert.equal(caps.referencesProvider, true);
+    assert.equal(caps.documentHighlightProvider, true);
     assert.deepEqual(caps.renameProvider, { prepareProvider: true });
   });
 
@@ -224,6 +225,19 @@ describe("navigation over LSP", () => {
         assert.equal((await refs(m.at.loadId, false)).length, 5);
         const work2 = await refs(m.at.work2Ref, true);
         assert.deepEqual(work2.map((l) => l.range.start), [m.at.work2Id, m.at.work2Needs, m.at.work2Ref]);
+      });
+
+      test("document highlights: the references, the declaration as a write, scopes respected", async () => {
+        const highlights = (p: Position): Promise<Array<{ range: Location["range"]; kind: number }> | null> =>
+          client.request("textDocument/documentHighlight", { textDocument: td, position: p });
+        const load = await highlights(shift(m.at.extRef, 1));
+        const refs: Location[] = await client.request("textDocument/references", { textDocument: td, position: m.at.loadId, context: { includeDeclaration: true } });
+        assert.deepEqual(load!.map((h) => h.range), refs.map((l) => l.range));
+        assert.deepEqual(load!.map((h) => h.kind), refs.map((l) => (l.range.start.line === m.at.loadId.line ? 3 : 2)));
+        // the second body's `work` is another step
+        const work2 = await highlights(m.at.work2Ref);
+        assert.deepEqual(work2!.map((h) => h.range.start), [m.at.work2Id, m.at.work2Needs, m.at.work2Ref]);
+        assert.equal(await highlights(shift(m.at.name, 1)), null);
       });
 
       test("prepareRename and rename across every reference kind", async () => {

@@ -3,7 +3,7 @@
 //   step's `id`; references list every occurrence of that step (scopes respected, see references.ts).
 // - From `with.model`, `with.tool` or `onFailure.fixer.model` to its entry in `permissions`; references
 //   list the entries (the declarations) and every use.
-import type { Location, Position, Range } from "vscode-languageserver-types";
+import { DocumentHighlightKind, type DocumentHighlight, type Location, type Position, type Range } from "vscode-languageserver-types";
 import type { LwirDocument } from "../document/types";
 import type { PathSegment } from "../lwir/types";
 import type { Analysis } from "./analysis";
@@ -42,25 +42,41 @@ export function provideDefinition(analysis: Analysis, position: Position, uri: s
 
 /** Every occurrence of the step, model or tool under the cursor; the declaration only when asked for. */
 export function provideReferences(analysis: Analysis, position: Position, uri: string, includeDeclaration: boolean): Location[] | null {
+  const found = occurrencesAt(analysis, position);
+  if (!found) return null;
+  return found.filter((o) => includeDeclaration || !o.declaration).map(({ range }) => ({ uri, range }));
+}
+
+/**
+ * The same occurrences, marked in the editor when the cursor rests on one: the declaration as a write, the
+ * references as reads. Without it VS Code marks every equal word, prose and comments included.
+ */
+export function provideDocumentHighlights(analysis: Analysis, position: Position): DocumentHighlight[] | null {
+  const found = occurrencesAt(analysis, position);
+  if (!found) return null;
+  return found.map(({ range, declaration }) => ({ range, kind: declaration ? DocumentHighlightKind.Write : DocumentHighlightKind.Read }));
+}
+
+/** The occurrences of what is under the cursor, in document order, with their ranges. */
+function occurrencesAt(analysis: Analysis, position: Position): Array<{ range: Range; declaration: boolean }> | undefined {
   const index = navigationIndex(analysis);
-  if (!index) return null;
+  if (!index) return undefined;
   const doc = analysis.document;
   const offset = doc.offsetAt(position);
-  let found: Array<StepOccurrence | NameOccurrence> | undefined;
+  let found: Array<{ occurrence: StepOccurrence | NameOccurrence; declaration: boolean }> | undefined;
   const step = stepOccurrenceAt(index, offset);
   if (step) {
-    if (step.kind === "id" && !step.target) return null; // a duplicate or invalid id names no step
-    found = sameStep(index, step).filter((o) => includeDeclaration || o.kind !== "id");
+    if (step.kind === "id" && !step.target) return undefined; // a duplicate or invalid id names no step
+    found = sameStep(index, step).map((o) => ({ occurrence: o, declaration: o.kind === "id" }));
   } else {
     const name = nameOccurrenceAt(index, offset);
-    if (name) found = sameName(index, name).filter((o) => includeDeclaration || !o.declaration);
+    if (name) found = sameName(index, name).map((o) => ({ occurrence: o, declaration: o.declaration }));
   }
-  if (!found) return null;
+  if (!found) return undefined;
   return found
-    .map((o) => occurrenceRange(doc, o))
-    .filter((r): r is Range => r !== undefined)
-    .sort((a, b) => a.start.line - b.start.line || a.start.character - b.start.character)
-    .map((range) => ({ uri, range }));
+    .map(({ occurrence, declaration }) => ({ range: occurrenceRange(doc, occurrence), declaration }))
+    .filter((o): o is { range: Range; declaration: boolean } => o.range !== undefined)
+    .sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }
 
 /** The occurrence's own text, else the whole value holding it. */
