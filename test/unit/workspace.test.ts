@@ -61,6 +61,24 @@ describe("classifyDocument: which documents are LWIR", () => {
     assert.deepEqual(classifyDocument(doc("file:///a/package.json", '{"name": "' + "x".repeat(500) + '"}', "json"), 100), { kind: "ignored" });
   });
 
+  test("the UTF-8 size is exact wherever it decides: one to four bytes per character, as Buffer counts", () => {
+    const pieces = ["a", "\n", "é", "—", "€", "😀", "𝄞", "ß", "中", "{{ steps.x }}"];
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let round = 0; round < 200; round++) {
+      let body = "";
+      const n = 1 + Math.floor(random() * 60);
+      for (let i = 0; i < n; i++) body += pieces[Math.floor(random() * pieces.length)];
+      const text = `apiVersion: littleworkflow.dev/v0.1\nx: "${body}"\n`;
+      const bytes = Buffer.byteLength(text, "utf8");
+      // a limit just below the size: too large, with the exact size; at the size: fine
+      if (bytes > text.length) {
+        assert.deepEqual(classifyDocument(doc("file:///a/w.lwir.yaml", text, "yaml"), bytes - 1), { kind: "tooLarge", format: "yaml", size: bytes, limit: bytes - 1 });
+      }
+      assert.deepEqual(classifyDocument(doc("file:///a/w.lwir.yaml", text, "yaml"), bytes), { kind: "lwir", format: "yaml" });
+    }
+  });
+
   test("declaresLwir searches only the given prefix", () => {
     const text = '{"a": "' + "x".repeat(1000) + '", "apiVersion": "littleworkflow.dev/v0.1"}';
     assert.equal(declaresLwir(text, "json", text.length), true);

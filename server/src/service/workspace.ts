@@ -167,16 +167,22 @@ export function fileNameOf(uri: string): string {
 function utf8LengthAbove(text: string, limit: number): number {
   if (text.length > limit) return text.length; // every UTF-16 unit is at least one byte: already above
   if (text.length * 3 <= limit) return text.length; // at most three bytes per unit: cannot be above
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) { bytes += 4; i++; }
-    else bytes += 3;
+  // One byte per unit, plus what the non-ASCII runs add (the regular expression skips ASCII natively:
+  // this runs on every version of a large document).
+  let bytes = text.length;
+  for (const run of text.matchAll(NON_ASCII_RUNS)) {
+    const s = run[0];
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x800) bytes += 1;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) { bytes += 2; i++; } // a pair: 4 bytes for 2 units
+      else bytes += 2;
+    }
   }
   return bytes;
 }
+
+const NON_ASCII_RUNS = /[^\x00-\x7f]+/g;
 
 const JSON_API_VERSION = /"apiVersion"\s*:\s*"littleworkflow\.dev\//g;
 const YAML_BLOCK_API_VERSION = /^(?:apiVersion|"apiVersion"|'apiVersion')[ \t]*:[ \t]*["']?littleworkflow\.dev\//m;
