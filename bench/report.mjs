@@ -96,6 +96,12 @@ export function renderMarkdown(results) {
     `${m.iterations} measured iterations per series after warm-up; run took ${m.duration_s} s. Versions: ${Object.entries(m.versions ?? {}).map(([k, v]) => `${k} ${v}`).join(", ")}.`, "");
   lines.push("Every figure is a median in ms (p95 after the slash); `×` is the median of per-iteration ratios to the floor parser of the format, timed in the same process on the same text, interleaved (jsonc `parseTree` for JSON, `yaml` `parseDocument` + `LineCounter` for YAML).", "");
 
+  if (results.failures?.length) {
+    lines.push("## Series that did not finish", "");
+    for (const f of results.failures) lines.push(`- \`${f.worker} ${f.args}\`: exit ${f.exit ?? "none"}${f.signal ? `, ${f.signal}` : ""}${f.note ? ` (${f.note})` : ""}`);
+    lines.push("");
+  }
+
   lines.push("## Targets", "");
   lines.push("| target | figure | met |", "|---|---|---|");
   for (const t of targets(results)) lines.push(`| ${t.target} | ${t.figure} | ${t.met === undefined ? "–" : t.met ? "yes" : "**no**"} |`);

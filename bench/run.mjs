@@ -64,11 +64,16 @@ function runWorker(script, extraArgs) {
       const line = stdout.split("\n").find((l) => l.startsWith("@@RESULT "));
       if (code !== 0 || !line) {
         process.stderr.write(`bench: ${script} ${extraArgs.join(" ")} failed (exit ${code})\n${stdout.slice(-2000)}\n`);
+        failures.push({ worker: script, args: extraArgs.filter((a) => !a.includes("/")).join(" "), exit: code, signal: signalOf(code) });
         resolve([]);
       } else resolve(JSON.parse(line.slice("@@RESULT ".length)));
     });
   });
 }
+
+/** Series whose worker died (a peer running out of memory, say): kept in results.json and shown in RESULTS.md. */
+const failures = [];
+const signalOf = (code) => (code === null ? "killed (e.g. out of memory)" : undefined);
 
 const plan = [];
 for (const steps of sizes) {
@@ -129,6 +134,7 @@ const results = {
     },
   },
   series,
+  failures,
 };
 writeFileSync(join(here, "results.json"), JSON.stringify(results, null, 2) + "\n");
 writeFileSync(join(here, "RESULTS.md"), renderMarkdown(results));
