@@ -5,7 +5,7 @@
 // checks, writes `ARTIFACTS/<part>.results.json` ([{ name, ok, ms, error? }]) and exits 0 only if every
 // check passed. `test/e2e/run.mjs` (npm run test:e2e) runs the parts one after another and adds them up.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -92,4 +92,13 @@ export class Checks {
     console.log(`[e2e ${this.part}] ${this.results.length - failed} passed, ${failed} failed`);
     return failed === 0 && this.results.length > 0 ? 0 : 1;
   }
+}
+
+/** The arguments `npm run package` gives `vsce package` (the README's image base URLs among them), writing to `out`. */
+export function vscePackageArgs(out) {
+  const script = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.package;
+  const args = script.slice(script.indexOf("vsce package") + "vsce package".length).trim().split(/\s+/);
+  const i = args.indexOf("--out");
+  if (i >= 0) args.splice(i, 2);
+  return [...args, "--out", out];
 }
