@@ -9,4 +9,4 @@ const scope = globalThis as unknown as ConstructorParameters<typeof BrowserMessa
 const outstanding = new OutstandingRequests();
 const connection = createConnection(outstanding.reader(new BrowserMessageReader(scope)), outstanding.writer(new BrowserMessageWriter(scope)));
 
-startServer(connection, { requestsWaiting: () => outstanding.any });
+startServer(connection, { requestsOutstanding: () => outstanding.any });

@@ -23,6 +23,10 @@ const connection = connect();
  */
 function connect(): Connection {
   const argv = process.argv.slice(2);
+  if (argv.includes("--node-ipc")) {
+    return createConnection(ProposedFeatures.all, outstanding.reader(new IPCMessageReader(process)), outstanding.writer(new IPCMessageWriter(process)));
+  }
+  if (!argv.includes("--stdio")) return createConnection(ProposedFeatures.all);
   let shutdownRequested = false;
   const options: ConnectionOptions = {
     messageStrategy: {
@@ -32,10 +36,6 @@ function connect(): Connection {
       },
     },
   };
-  if (argv.includes("--node-ipc")) {
-    return createConnection(ProposedFeatures.all, outstanding.reader(new IPCMessageReader(process)), outstanding.writer(new IPCMessageWriter(process)), options);
-  }
-  if (!argv.includes("--stdio")) return createConnection(ProposedFeatures.all, options);
   const stdio = createConnection(ProposedFeatures.all, outstanding.reader(new StreamMessageReader(process.stdin)), outstanding.writer(new StreamMessageWriter(process.stdout)), options);
   // What vscode-languageserver does for stdio when it opens the streams itself: the editor closing our
   // stdin ends the server (0 after a shutdown request, else 1), and stray console output goes to the
@@ -73,4 +73,4 @@ if (process.env.LWIR_DEBUG_MEMORY === "1") {
   });
 }
 
-startServer(connection, { requestsWaiting: () => outstanding.any });
+startServer(connection, { requestsOutstanding: () => outstanding.any });

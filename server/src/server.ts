@@ -78,14 +78,14 @@ declare const __LWIR_VERSION__: string | undefined;
 /** What the entry point knows about its transport. */
 export interface ServerOptions {
   /** True while a request has arrived whose response is not written yet (requestsFirst.ts). */
-  requestsWaiting?: () => boolean;
+  requestsOutstanding?: () => boolean;
 }
 
 /** A validation yields to waiting requests for at most this long, so a flood of requests cannot starve it. */
 const MAX_YIELD_MS = 500;
 
 export function startServer(connection: Connection, options: ServerOptions = {}): void {
-  const requestsWaiting = options.requestsWaiting ?? (() => false);
+  const requestsOutstanding = options.requestsOutstanding ?? (() => false);
   const documents = new TextDocuments(TextDocument);
   let settings: LwirSettings = DEFAULT_SETTINGS;
   /** Bumped whenever settings change, so pull result ids from before the change no longer match. */
@@ -279,7 +279,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
       if (!live) return;
       // Requests first: completion typed with this change answers from the text and the last analysis in
       // a few ms; it must not wait the tens of ms a full validation takes. Yield a macrotask at a time.
-      if (requestsWaiting()) {
+      if (requestsOutstanding()) {
         yieldUntil ||= Date.now() + MAX_YIELD_MS;
         if (Date.now() < yieldUntil) {
           const timer = setTimeout(run, 0);

@@ -173,3 +173,13 @@ export abstract class BaseDocument implements LwirDocument {
     return p;
   }
 }
+
+/** The end of text[start, end) without trailing white space and line breaks (YAML node ranges end after the line break). */
+export function endWithoutWhiteSpace(text: string, start: number, end: number): number {
+  while (end > start) {
+    const c = text.charCodeAt(end - 1);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) break;
+    end--;
+  }
+  return end;
+}

@@ -3,7 +3,7 @@
 // analysis, writes a minimal edit (service/edits.ts), and is offered only when it leaves the document
 // cleaner: the targeted finding gone and no new one. Where that cannot be promised (a needs entry that
 // would close a cycle, maxVisits on a cycle that also lacks a decision step), nothing is offered.
-import { valueAt } from "../lwir/path";
+import { forEachStepString, valueAt } from "../lwir/path";
 import {
   CodeActionKind,
   type CodeAction,
@@ -354,7 +354,9 @@ function outputReadsOf(analysis: Analysis, targets: PathSegment[][]): OffsetEdit
   for (const list of facts.lists) {
     for (const step of list.steps) {
       for (const part of ["with", "input"] as const) {
-        for (const { value, segments } of stringsIn(step.step[part], [...step.segments, part])) {
+        const strings: Array<{ value: string; segments: PathSegment[] }> = [];
+        forEachStepString(step.step[part], [...step.segments, part], (value, segments) => strings.push({ value, segments }));
+        for (const { value, segments } of strings) {
           const refs = stepReferencesOf(value).filter((r) => {
             if (r.property !== "output") return false;
             const target = list.byId.get(r.stepId) ?? list.external.get(r.stepId);
@@ -389,24 +391,6 @@ function replaceReads(doc: EditableDocument, segments: PathSegment[], value: str
     edits.push(...one);
   }
   return edits;
-}
-
-/** Every string inside a value, with its path (document order). */
-function stringsIn(value: unknown, base: PathSegment[]): Array<{ value: string; segments: PathSegment[] }> {
-  const out: Array<{ value: string; segments: PathSegment[] }> = [];
-  const stack: Array<[unknown, PathSegment[]]> = [[value, base]];
-  while (stack.length > 0) {
-    const [v, segments] = stack.pop()!;
-    if (typeof v === "string") {
-      if (v.includes("steps")) out.push({ value: v, segments });
-    } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], [...segments, i]]);
-    } else if (isObject(v)) {
-      const keys = Object.keys(v);
-      for (let i = keys.length - 1; i >= 0; i--) stack.push([v[keys[i]], [...segments, keys[i]]]);
-    }
-  }
-  return out;
 }
 
 // ---- small helpers ----------------------------------------------------------------------------------

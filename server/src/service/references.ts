@@ -14,14 +14,12 @@
 // the parsed value; elsewhere the occurrence has no range (never a wrong one).
 import type { LwirDocument } from "../document/types";
 import { stepReferencesOf } from "../lwir/expressions";
-import { valueAt } from "../lwir/path";
+import { forEachStepString, valueAt } from "../lwir/path";
 import type { PathSegment } from "../lwir/types";
 import { END, isObject } from "../lwir/validate";
 import type { Analysis } from "./analysis";
 import { factsOf, type ListFacts, type StepFacts, type WorkflowFacts } from "./facts";
 import { stringSource as scalarSource, valueIndexAt } from "./stringSource";
-
-type Obj = Record<string, unknown>;
 
 // ---- strings as written ------------------------------------------------------------------------------
 
@@ -234,7 +232,7 @@ function buildIndex(doc: LwirDocument, facts: WorkflowFacts): NavigationIndex {
         if (body) whole("outputStep", w.fanIn.outputStep, [...owner, "with", "fanIn", "outputStep"], owner, ownerStep, body, body.byId.get(w.fanIn.outputStep));
       }
       for (const part of ["with", "input"] as const) {
-        forEachString(entry[part], [...owner, part], (value, segments) => {
+        forEachStepString(entry[part], [...owner, part], (value, segments) => {
           const refs = stepReferencesOf(value);
           for (const r of refs) {
             const dot = value.charCodeAt(r.start + 5) === 46;
@@ -262,27 +260,6 @@ function buildIndex(doc: LwirDocument, facts: WorkflowFacts): NavigationIndex {
     });
   }
   return index;
-}
-
-/** Every string inside `value` with its path (iterative; keys are never read). */
-export function forEachString(value: unknown, segments: PathSegment[], visit: (value: string, segments: PathSegment[]) => void): void {
-  if (value === undefined || value === null) return;
-  const stack: Array<[unknown, PathSegment[]]> = [[value, segments]];
-  const seen = new Set<unknown>();
-  while (stack.length > 0) {
-    const [v, p] = stack.pop()!;
-    if (typeof v === "string") {
-      if (v.indexOf("steps") >= 0) visit(v, p);
-    } else if (typeof v === "object" && v !== null) {
-      if (seen.has(v)) continue; // a cyclic YAML alias
-      seen.add(v);
-      if (Array.isArray(v)) for (let k = v.length - 1; k >= 0; k--) stack.push([v[k], [...p, k]]);
-      else {
-        const keys = Object.keys(v);
-        for (let k = keys.length - 1; k >= 0; k--) stack.push([(v as Obj)[keys[k]], [...p, keys[k]]]);
-      }
-    }
-  }
 }
 
 /** Index of the quote closing the expression string literal whose content starts at `from`. */

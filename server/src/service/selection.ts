@@ -5,6 +5,7 @@
 // or array → its property → … → the root value → the whole document.
 // Works from the document's positions (pathAt, locate), so also on documents with syntax errors.
 import type { Position, SelectionRange } from "vscode-languageserver-types";
+import { endWithoutWhiteSpace } from "../document/text";
 import type { LwirDocument } from "../document/types";
 import type { PathSegment } from "../lwir/types";
 import { scanTemplates } from "../lwir/expressions";
@@ -52,7 +53,7 @@ export function selectionSpans(doc: LwirDocument, offset: number): Span[] {
 function memberSpans(doc: LwirDocument, segments: readonly PathSegment[], spans: Span[]): void {
   const loc = doc.locate(segments);
   if (!loc) return;
-  const end = trimEnd(doc.text, loc.valueStart, loc.valueEnd);
+  const end = endWithoutWhiteSpace(doc.text, loc.valueStart, loc.valueEnd);
   spans.push([loc.valueStart, end]);
   if (loc.keyStart !== undefined) spans.push([loc.keyStart, Math.max(end, loc.keyEnd ?? end)]);
   else if (doc.format === "yaml" && typeof segments[segments.length - 1] === "number") {
@@ -67,7 +68,7 @@ function memberSpans(doc: LwirDocument, segments: readonly PathSegment[], spans:
 function scalarSpans(doc: LwirDocument, start: number, end: number, offset: number, spans: Span[]): void {
   const source = stringSource(doc.text, start, end, doc.format);
   if (source) stringSpans(doc.text, source, offset, spans);
-  spans.push([start, trimEnd(doc.text, start, end)]);
+  spans.push([start, endWithoutWhiteSpace(doc.text, start, end)]);
 }
 
 const WORD = /[A-Za-z0-9_$-]/;
@@ -104,23 +105,13 @@ function stringSpans(text: string, source: StringSource, offset: number, spans: 
     const [a, b] = around(0, value.length, WORD);
     map(a, b);
   }
-  if (source.contentEnd > source.contentStart) spans.push([source.contentStart, trimEnd(text, source.contentStart, source.contentEnd)]);
+  if (source.contentEnd > source.contentStart) spans.push([source.contentStart, endWithoutWhiteSpace(text, source.contentStart, source.contentEnd)]);
 }
 
 /** A flow collection starts here (a block collection is never the leaf pathAt gives). */
 function isContainerText(doc: LwirDocument, at: number): boolean {
   const c = doc.text.charCodeAt(at);
   return c === 0x7b || c === 0x5b;
-}
-
-/** The end of text[start, end) without trailing white space (YAML node ranges end after the line break). */
-function trimEnd(text: string, start: number, end: number): number {
-  while (end > start) {
-    const c = text.charCodeAt(end - 1);
-    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) break;
-    end--;
-  }
-  return end;
 }
 
 /** Keeps spans that hold the offset and strictly grow outwards. */

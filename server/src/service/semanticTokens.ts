@@ -6,7 +6,7 @@
 import type { SemanticTokens, SemanticTokensLegend } from "vscode-languageserver-types";
 import type { LwirDocument } from "../document/types";
 import { stepReferencesOf } from "../lwir/expressions";
-import { valueAt } from "../lwir/path";
+import { forEachStepString, valueAt } from "../lwir/path";
 import type { PathSegment } from "../lwir/types";
 import { END, isObject, stepIdProblem } from "../lwir/validate";
 import type { Analysis } from "./analysis";
@@ -86,7 +86,7 @@ export function stepOccurrences(analysis: Analysis): StepOccurrence[] {
         whole([...at, "with", "fanIn", "outputStep"], id, "outputStep", resolved);
       }
       for (const part of ["with", "input"] as const) {
-        forEachString(entry[part], [...at, part], (s, segments) => {
+        forEachStepString(entry[part], [...at, part], (s, segments) => {
           for (const ref of stepReferencesOf(s)) {
             const idAt = idOffsetInReference(s, ref.start, ref.stepId);
             if (idAt === undefined) continue;
@@ -111,25 +111,6 @@ function idOffsetInReference(s: string, start: number, id: string): number | und
     if (s[at + id.length] !== s[after + 1]) return undefined; // an id written with escapes
   } else return undefined;
   return s.startsWith(id, at) ? at : undefined;
-}
-
-/** Strings inside a value (iteratively; keys are never expressions), with their paths. */
-function forEachString(value: unknown, segments: PathSegment[], visit: (s: string, segments: PathSegment[]) => void): void {
-  const stack: Array<[unknown, PathSegment[]]> = [[value, segments]];
-  const seen = new Set<unknown>();
-  while (stack.length > 0) {
-    const [v, path] = stack.pop()!;
-    if (typeof v === "string") {
-      if (v.indexOf("steps") >= 0) visit(v, path);
-    } else if (typeof v === "object" && v !== null && !seen.has(v)) {
-      seen.add(v); // YAML aliases may repeat (or cycle)
-      if (Array.isArray(v)) for (let k = v.length - 1; k >= 0; k--) stack.push([v[k], [...path, k]]);
-      else if (isObject(v)) {
-        const keys = Object.keys(v);
-        for (let k = keys.length - 1; k >= 0; k--) stack.push([v[keys[k]], [...path, keys[k]]]);
-      }
-    }
-  }
 }
 
 /** LSP's relative encoding: line delta, start delta, length, type, modifier bits. */

@@ -3,6 +3,7 @@
 // step); a step is named by its id ("(step N)" without a valid one), has its `uses` as detail and a kind
 // by type, and a parallel step holds its body. Ranges: the member; selection: its key or the step's id.
 import { SymbolKind, type DocumentSymbol, type Range } from "vscode-languageserver-types";
+import { endWithoutWhiteSpace } from "../document/text";
 import type { LwirDocument, NodeLocation } from "../document/types";
 import type { PathSegment } from "../lwir/types";
 import { isObject, stepIdProblem } from "../lwir/validate";
@@ -115,7 +116,7 @@ class Outline {
   member(segments: PathSegment[], kind: SymbolKind, detail: string): DocumentSymbol | undefined {
     const loc = this.doc.locate(segments);
     if (!loc || loc.keyStart === undefined || loc.keyEnd === undefined) return undefined;
-    const end = Math.max(loc.keyEnd, trimEnd(this.doc.text, loc.valueStart, loc.valueEnd));
+    const end = Math.max(loc.keyEnd, endWithoutWhiteSpace(this.doc.text, loc.valueStart, loc.valueEnd));
     const name = segments[segments.length - 1];
     return {
       name: String(name) === "" ? '""' : String(name),
@@ -133,7 +134,7 @@ class Outline {
   }
 
   valueRange(loc: NodeLocation): Range {
-    return this.doc.rangeAt(loc.valueStart, trimEnd(this.doc.text, loc.valueStart, loc.valueEnd));
+    return this.doc.rangeAt(loc.valueStart, endWithoutWhiteSpace(this.doc.text, loc.valueStart, loc.valueEnd));
   }
 }
 
@@ -157,16 +158,7 @@ function scalarText(value: unknown): string {
 function firstLine(doc: LwirDocument, loc: NodeLocation): Range {
   let end = loc.valueStart;
   while (end < loc.valueEnd && doc.text.charCodeAt(end) !== 10 && doc.text.charCodeAt(end) !== 13) end++;
-  return doc.rangeAt(loc.valueStart, trimEnd(doc.text, loc.valueStart, end));
-}
-
-function trimEnd(text: string, start: number, end: number): number {
-  while (end > start) {
-    const c = text.charCodeAt(end - 1);
-    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) break;
-    end--;
-  }
-  return end;
+  return doc.rangeAt(loc.valueStart, endWithoutWhiteSpace(doc.text, loc.valueStart, end));
 }
 
 function compare(a: { line: number; character: number }, b: { line: number; character: number }): number {
