@@ -261,3 +261,53 @@ describe("LSP: compact completion lists for clients that read itemDefaults and r
     });
   }
 });
+
+// service/completionLimit.ts: a long step list goes out as a window marked incomplete, and the client's
+// next request, with more typed, gets the matching steps from the whole list.
+describe("LSP: long step lists are a window, asked again as the user types", () => {
+  let client: LspClient;
+  before(async () => { client = await LspClient.start({ initializationOptions: { settings: { validation: { delay: 0 } } } }); });
+  after(async () => { await client.stop(); });
+
+  for (const format of ["json", "yaml"] as const) {
+    test(format, async () => {
+      const doc = workflow();
+      const chain = Array.from({ length: 600 }, (_, i) => ({
+        id: `s${i}`, uses: "ai.generate", needs: i > 0 ? [`s${i - 1}`] : [],
+        with: { model: "gpt-4o-mini", prompt: i === 300 ? "Use {{ steps" : `Step ${i}` }, output: { mode: "text" },
+      }));
+      doc.steps.push(...chain);
+      const text = render(doc, format);
+      const uri = uriOf("long-list", format);
+      client.open(uri, text);
+      await client.waitForDiagnostics(uri, { version: 1 });
+      const offset = text.indexOf("Use {{ steps") + "Use {{ steps".length;
+      const position = client.document(uri).positionAt(offset);
+      const ask = async (typed: string, version: number, id: number) => {
+        // the typed text and the request in one write, as an editor sends them
+        const at = { line: position.line, character: position.character + typed.length };
+        client.writeTogether([
+          { jsonrpc: "2.0", method: "textDocument/didChange", params: { textDocument: { uri, version }, contentChanges: [{ range: { start: position, end: position }, text: typed }] } },
+          { jsonrpc: "2.0", id, method: "textDocument/completion", params: { textDocument: { uri }, position: at, context: { triggerKind: typed.length === 1 ? 2 : 3 } } },
+        ]);
+        const reply = (await client.waitFor((m) => m.id === id, `completion ${id}`)).result as CompletionList;
+        await client.waitForDiagnostics(uri, { version });
+        // undo, so that the next round types from `{{ steps` again
+        client.writeTogether([{ jsonrpc: "2.0", method: "textDocument/didChange", params: { textDocument: { uri, version: version + 1 }, contentChanges: [{ range: { start: position, end: at }, text: "" }] } }]);
+        await client.waitForDiagnostics(uri, { version: version + 1 });
+        return reply;
+      };
+      const window = await ask(".", 2, 91_001);
+      assert.equal(window.isIncomplete, true);
+      assert.equal(window.items.length, 200);
+      assert.ok(labels(window).includes("s299") && labels(window).includes("s301") && !labels(window).includes("s0"));
+      const typed = await ask(".s55", 4, 91_002);
+      assert.equal(typed.isIncomplete, true, "still filtered from a longer list");
+      // every id with s, 5, 5 in that order (what any client's filter could keep), from the whole list
+      const inOrder = (id: string) => /s.*5.*5/.test(id);
+      assert.deepEqual(labels(typed).sort(), chain.map((s) => s.id).filter((id) => id !== "s300" && inOrder(id)).sort());
+      assert.ok(labels(typed).includes("s55") && labels(typed).includes("s559"));
+      client.close(uri);
+    });
+  }
+});

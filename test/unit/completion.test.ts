@@ -12,6 +12,8 @@ import { cursorAt, offsetOf } from "../../server/src/service/cursor";
 import { expandSnippet, renderMember, renderValue, obj, str, arr, ph } from "../../server/src/service/snippets";
 import { parseDocument } from "../../server/src/document/document";
 import { parseTree } from "jsonc-parser";
+import { STEP_ITEMS_LIMIT, stepWindow, subsequence } from "../../server/src/service/completionLimit";
+import { workflowFacts } from "../../server/src/service/facts";
 
 type Format = "json" | "yaml";
 const FORMATS: Format[] = ["json", "yaml"];
@@ -88,7 +90,7 @@ function base(): Json {
           { id: "price", uses: "ai.generate", with: { model: "gpt-4o-mini", prompt: "Price {{ item.sku }}" }, output: { mode: "text" } },
           { id: "note", uses: "ai.generate", needs: ["price"], with: { model: "gpt-4o-mini", prompt: "Note {{ steps.price.output }}" }, output: { mode: "text" } },
         ],
-        output: ENVELOPE,
+        output: structuredClone(ENVELOPE), // a copy: tests put holes into it
       },
       {
         id: "summarize", uses: "ai.generate", needs: ["fan"],
@@ -127,6 +129,8 @@ interface Result {
   items: CompletionItem[];
   labels: string[];
   analysis: Analysis;
+  /** The list's isIncomplete. */
+  incomplete: boolean;
   item(label: string): CompletionItem;
 }
 
@@ -146,9 +150,10 @@ function complete(marked: string, format: Format, lastGood?: string, marker = "|
   const parses = analysis.document.parseErrors.length === 0;
   const fast = provideCompletionFromText(text, format, parses ? analysis : last, position);
   assert.deepEqual(fast.items, list.items, "provideCompletionFromText answers like provideCompletion");
+  assert.equal(fast.isIncomplete, list.isIncomplete);
   const items = list.items;
   return {
-    text, items, analysis, labels: items.map((i) => i.label),
+    text, items, analysis, labels: items.map((i) => i.label), incomplete: list.isIncomplete,
     item(label: string) {
       const found = items.find((i) => i.label === label);
       assert.ok(found, `no item ${JSON.stringify(label)} among ${JSON.stringify(items.map((i) => i.label))}`);
@@ -822,6 +827,86 @@ describe("snippets", () => {
     assert.equal(expandSnippet(yaml), 'with:\n      items: "{{ input.a }}"\n      list: [a, b]\n      deep:\n        k: v\n        o: {z: "1"}');
     assert.ok(json.includes("\\}\\}"), "braces are escaped in snippet text");
     assert.equal(expandSnippet(renderValue(str(ph("m", "a$b")), { format: "json", indent: 0, unit: 2 })), '"a$b"');
+  });
+});
+
+describe("long step lists: a window that follows what is typed", () => {
+  // 600 chained steps s0..s599 before summarize; the cursor goes into s300's prompt (or needs)
+  const N = 600;
+  function long(format: Format, set: (step: Json) => void): string {
+    const doc = base();
+    for (let i = 0; i < N; i++) {
+      doc.steps.splice(IDX.summarize + i, 0, {
+        id: `s${i}`, uses: "ai.generate", needs: i > 0 ? [`s${i - 1}`] : [],
+        with: { model: "gpt-4o-mini", prompt: `Step ${i}` },
+        output: { mode: "object", schema: { type: "object" } },
+      });
+    }
+    set(doc.steps[IDX.summarize + 300]);
+    return render(doc, format);
+  }
+  const mark = (text: string, replace: string) => {
+    const hole = text.match(/"HERE"|HERE/)!;
+    assert.equal(text.indexOf(hole[0], hole.index! + 1), -1, "one hole");
+    return text.slice(0, hole.index) + replace + text.slice(hole.index! + hole[0].length);
+  };
+
+  for (const format of FORMATS) {
+    test(`past ${STEP_ITEMS_LIMIT} ids: the nearest steps and the needs, marked incomplete (${format})`, () => {
+      const r = complete(mark(long(format, (s) => { s.with.prompt = "HERE"; }), '"{{ steps.| }}"'), format);
+      assert.equal(r.incomplete, true);
+      assert.equal(r.items.length, STEP_ITEMS_LIMIT);
+      // s299 (in needs), then the 199 nearest: s200..s400 without s300 itself
+      const expected = Array.from({ length: 201 }, (_, k) => `s${200 + k}`).filter((id) => id !== "s300");
+      assert.deepEqual([...r.labels].sort(), expected.sort());
+      // shown in document order, needs first
+      assert.deepEqual([...r.items].sort((a, b) => (a.sortText! < b.sortText! ? -1 : 1)).map((i) => i.label).slice(0, 3), ["s299", "s200", "s201"]);
+    });
+
+    test(`what is typed filters all the steps, far ones included (${format})`, () => {
+      const r = complete(mark(long(format, (s) => { s.with.prompt = "HERE"; }), '"{{ steps.s1| }}"'), format);
+      assert.equal(r.incomplete, true, "the answer was filtered: typing on must ask again");
+      const prefixed = Array.from({ length: N }, (_, i) => `s${i}`).filter((id) => id.startsWith("s1") && id !== "s300");
+      assert.ok(prefixed.length < STEP_ITEMS_LIMIT);
+      for (const id of prefixed) assert.ok(r.labels.includes(id), `${id} starts with what is typed`);
+      for (const label of r.labels) assert.ok(subsequence("s1", label), `${label} matches s1`);
+      const s12 = complete(mark(long(format, (s) => { s.with.prompt = "HERE"; }), '"{{ steps.S12| }}"'), format);
+      assert.ok(s12.labels.includes("s12") && s12.labels.includes("s129") && !s12.labels.includes("s13"), "ignoring case");
+    });
+
+    test(`needs entries of a long list are a window too (${format})`, () => {
+      const text = long(format, (s) => { s.needs = ["HERE"]; });
+      const r = complete(mark(text, format === "json" ? '"s|"' : "s|"), format);
+      assert.equal(r.incomplete, true);
+      const nearest = Array.from({ length: 201 }, (_, k) => `s${200 + k}`).filter((id) => id !== "s300");
+      assert.deepEqual([...r.labels].sort(), nearest.sort(), "all match `s`: the 200 nearest");
+      const typed = complete(mark(text, format === "json" ? '"s29|"' : "s29|"), format);
+      assert.equal(typed.incomplete, true);
+      assert.deepEqual([...typed.labels].sort(), Array.from({ length: N }, (_, i) => `s${i}`).filter((id) => id !== "s300" && subsequence("s29", id)).sort());
+    });
+  }
+
+  test("a short list is complete and unfiltered", () => {
+    const r = complete(holeAt("json", (d) => { d.steps[IDX.summarize].with.prompt = "HOLE"; }, '"{{ steps.zz| }}"'), "json");
+    assert.equal(r.incomplete, false);
+    assert.deepEqual([...r.labels].sort(), ["check", "fan", "load", "route", "worker"], "the client filters a complete list itself");
+  });
+
+  test("stepWindow ranks pinned, then enclosing lists, then distance (earlier first)", () => {
+    const facts = workflowFacts({
+      steps: [
+        ...Array.from({ length: 8 }, (_, i) => ({ id: `a${i}`, uses: "ai.generate" })),
+        { id: "p", uses: "parallel", needs: ["a0"], with: {}, steps: Array.from({ length: 8 }, (_, i) => ({ id: `b${i}`, uses: "ai.generate" })) },
+      ],
+    })!;
+    const body = facts.lists[1];
+    const candidates = [...body.steps, ...body.external.values()];
+    const w = stepWindow(candidates, { typed: "", list: body, center: 4, pinned: (s) => s.id === "b7", limit: 5 });
+    assert.equal(w.truncated, true);
+    assert.deepEqual(w.steps.map((s) => s.id), ["b3", "b4", "b5", "b7", "a0"], "b7 pinned, a0 enclosing, then b4 (distance 0), b3 before b5");
+    const all = stepWindow(candidates, { typed: "", list: body, center: 4, pinned: () => false, limit: 9 });
+    assert.deepEqual({ truncated: all.truncated, n: all.steps.length }, { truncated: false, n: 9 });
+    assert.deepEqual(stepWindow(candidates, { typed: "B6", list: body, center: 0, pinned: () => false, limit: 5 }).steps.map((s) => s.id), ["b6"]);
   });
 });
 

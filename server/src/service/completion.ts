@@ -87,6 +87,7 @@ import {
   type ShapeEnv,
   type Snip,
 } from "./snippets";
+import { stepWindow } from "./completionLimit";
 
 /** Completion for a document whose current analysis the caller has (maybe freshly parsed). */
 export function provideCompletion(current: Analysis, lastGood: Analysis | undefined, position: Position, _settings?: unknown): CompletionList {
@@ -147,7 +148,7 @@ function complete(text: string, format: Format, analysis: Analysis | undefined, 
       item.additionalTextEdits?.forEach(crlf);
     }
   }
-  return { isIncomplete: false, items: c.items };
+  return { isIncomplete: c.incomplete, items: c.items };
 }
 
 /**
@@ -191,6 +192,8 @@ interface Edit {
 
 class Completer {
   readonly items: CompletionItem[] = [];
+  /** A long step list was cut to a window (completionLimit.ts): the client must ask again as the user types. */
+  incomplete = false;
   private readonly pos: Positioner;
   private unitCache: number | undefined;
 
@@ -363,9 +366,11 @@ class Completer {
     if (ctx.kind === "steps") {
       const quote = tmpl.body[ctx.replaceStart - 1];
       const bracket = quote === '"' || quote === "'";
-      const candidates = readable.filter((s) => !(s.id === step.id && s.list === step.list));
+      const others = readable.filter((s) => !(s.id === step.id && s.list === step.list));
       const self = step.facts;
-      if (self && isMultiVisit(self) && this.onCycle(self)) candidates.push(self);
+      if (self && isMultiVisit(self) && this.onCycle(self)) others.push(self);
+      const typed = tmpl.body.slice(ctx.replaceStart, d - tmpl.bodyStart);
+      const candidates = this.window(others, step, typed, (s) => s === self || step.needs.includes(s.id));
       candidates.forEach((s, i) => {
         const isSelf = s === self;
         const item: CompletionItem = {
@@ -497,6 +502,21 @@ class Completer {
     return this.reachCache;
   }
 
+  /** The steps a list offers (all, or a window of a long list, which makes the answer incomplete). */
+  private window(steps: StepFacts[], step: StepCtx, typed: string, pinned: (s: StepFacts) => boolean = () => false): StepFacts[] {
+    const at = step.path[step.path.length - 1];
+    const w = stepWindow(steps, { typed, list: step.list, center: typeof at === "number" ? at : undefined, pinned });
+    if (w.truncated) this.incomplete = true;
+    return w.steps;
+  }
+
+  /** The part of the scalar under the cursor typed before it (its raw text, without the quote). */
+  private typedValue(): string {
+    const cur = this.cursor;
+    const tok = cur.token;
+    return tok ? this.text.slice(tok.contentStart, Math.max(tok.contentStart, cur.offset)) : "";
+  }
+
   private onCycle(s: StepFacts): boolean {
     const r = this.reachOf(s.list, s.id);
     return r !== undefined && r.from[r.node] === 1;
@@ -601,13 +621,15 @@ class Completer {
       return this.enumValues(STEP_TYPES.filter((t) => !(t === "parallel" && step.inBody)).map((t) => ({ value: t, doc: STEP_TYPE_DOCS[t], kind: CompletionItemKind.Class })));
     }
     if (is("needs", 0)) {
-      const listed = new Set(step.needs);
-      const candidates = step.list ? readableSteps(step.list) : [];
-      return this.enumValues(candidates.filter((s) => !(s.id === step.id && s.list === step.list) && !listed.has(s.id))
-        .map((s) => ({ value: s.id, detail: stepDetail(s), kind: CompletionItemKind.Reference })), yamlItem);
+      // the other entries: the one being typed may already spell an id in full
+      const elements = step.members?.find((m) => m.key === "needs")?.elements;
+      const listed = new Set(elements ? elements.filter((_, k) => k !== r[1]).map((e) => e.value) : step.needs);
+      const readable = step.list ? readableSteps(step.list) : [];
+      const candidates = this.window(readable.filter((s) => !(s.id === step.id && s.list === step.list) && !listed.has(s.id)), step, this.typedValue());
+      return this.enumValues(candidates.map((s) => ({ value: s.id, detail: stepDetail(s), kind: CompletionItemKind.Reference })), yamlItem);
     }
     if (is("needs")) {
-      const candidates = sameList().filter((s) => !step.needs.includes(s.id));
+      const candidates = this.window(sameList().filter((s) => !step.needs.includes(s.id)), step, this.typedValue());
       return this.snippetValues(candidates.map((s) => ({ label: `[${s.id}]`, detail: stepDetail(s), value: arr([str(s.id)], true), filter: s.id })));
     }
     if (is("output", "mode")) {
@@ -619,7 +641,7 @@ class Completer {
     if (is("with", "tool")) return this.enumValues((facts?.tools ?? []).map((m) => ({ value: m, detail: "permissions.tools" })));
     if (uses === "decision" && (is("with", "default") || is("with", "cases", 0, "to"))) {
       return this.enumValues([
-        ...sameList().map((s) => ({ value: s.id, detail: stepDetail(s), kind: CompletionItemKind.Reference })),
+        ...this.window(sameList(), step, this.typedValue()).map((s) => ({ value: s.id, detail: stepDetail(s), kind: CompletionItemKind.Reference })),
         { value: END, doc: "Finish this scope (the workflow, or the parallel branch).", kind: CompletionItemKind.Keyword },
       ]);
     }
