@@ -186,7 +186,7 @@ export function completionSite(text, format) {
   if (at === undefined) throw new Error("no completion site");
   const insert = " Also {{ steps";
   void format;
-  return { text: text.slice(0, at) + insert + text.slice(at), offset: at + insert.length };
+  return { text: text.slice(0, at) + insert + text.slice(at), offset: at + insert.length, marker: insert };
 }
 
 export function positionAt(text, offset) {

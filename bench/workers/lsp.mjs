@@ -8,7 +8,7 @@
 // The floor parser runs in this process, interleaved, on the same text.
 import { join, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { FLOOR, applyEdit, args, completionSite, editAt, editSites, emit, interleave, positionAt, readWorkload, require, rssOf, summarize, timed, timedSync } from "../lib.mjs";
+import { FLOOR, args, completionSite, editAt, editSites, emit, interleave, readWorkload, require, rssOf, summarize, timed, timedSync } from "../lib.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -75,16 +75,25 @@ await client.waitForNotification("textDocument/publishDiagnostics", (p) => p.uri
 const openMs = performance.now() - openedAt;
 const afterOpen = rssOf(pid);
 
-function send(edit) {
-  const text = client.text(uri);
+/**
+ * A didChange for `edit` of the client's current copy, built before any timing starts: the timed part
+ * is the server's (write → answer), not the test client's own bookkeeping, which an editor does in its
+ * text model anyway. `record()` applies the change to the client's copy once the answer is in.
+ */
+function prepare(edit) {
   const doc = client.document(uri);
   const range = { start: doc.positionAt(edit.offset), end: doc.positionAt(edit.offset + edit.deleteCount) };
   const version = client.version(uri) + 1;
-  const seq = client.seq;
-  client.change(uri, version, [{ range, text: edit.insert }]);
-  void text;
-  return { version, seq };
+  const contentChanges = [{ range, text: edit.insert }];
+  return {
+    version,
+    range,
+    message: { jsonrpc: "2.0", method: "textDocument/didChange", params: { textDocument: { uri, version }, contentChanges } },
+    record: () => client.recordChange(uri, version, contentChanges),
+  };
 }
+
+let nextId = 1_000_000;
 
 async function diagnosticsFor({ version, seq }) {
   // yaml-language-server publishes without a version: take the first publication after the change
@@ -103,10 +112,16 @@ const extra = { rss_idle_mb: idle.rss_mb, rss_after_open_mb: afterOpen.rss_mb, o
     warmup: a.warmup,
     iterations: a.iterations,
     subjects: {
-      diag: (i) => timed(async () => {
-        const sent = send(editAt(sites, i));
-        await diagnosticsFor(sent);
-      }),
+      diag: async (i) => {
+        const edit = prepare(editAt(sites, i));
+        const ms = await timed(async () => {
+          const seq = client.seq;
+          client.writeTogether([edit.message]);
+          await diagnosticsFor({ version: edit.version, seq });
+        });
+        edit.record();
+        return ms;
+      },
     },
     floor: () => timedSync(() => floor.run(client.text(uri))),
   });
@@ -115,38 +130,47 @@ const extra = { rss_idle_mb: idle.rss_mb, rss_after_open_mb: afterOpen.rss_mb, o
 
 // completion right after typing `.`, then again on the same version
 {
-  const stdin = client.process.stdin;
+  // an odd number of edit rounds leaves a letter typed, maybe before the site: find it in the current text
+  const completionAt = client.text(uri).indexOf(site.marker) + site.marker.length;
   let items = 0;
   let sameItems = 0;
   let pendingCheck;
+  let position;
   const { results, floorSamples } = await interleave({
     warmup: a.warmup,
     iterations: a.iterations,
     subjects: {
-      afterEdit: (i) => timed(async () => {
-        // one write for the change and the request, as an editor sends them while typing
-        stdin.cork();
-        pendingCheck = send({ offset: site.offset, deleteCount: 0, insert: "." });
-        const position = positionAt(client.text(uri), site.offset + 1);
-        const { result } = client.startRequest("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "." } }, TIMEOUT);
-        stdin.uncork();
-        const list = await result;
+      afterEdit: async () => {
+        const edit = prepare({ offset: completionAt, deleteCount: 0, insert: "." });
+        position = { line: edit.range.start.line, character: edit.range.start.character + 1 };
+        const id = nextId++;
+        const request = { jsonrpc: "2.0", id, method: "textDocument/completion", params: { textDocument: { uri }, position, context: { triggerKind: 2, triggerCharacter: "." } } };
+        let list;
+        const ms = await timed(async () => {
+          pendingCheck = { version: edit.version, seq: client.seq };
+          // one write for the change and the request, as an editor sends them while typing
+          client.writeTogether([edit.message, request]);
+          list = (await client.waitFor((m) => m.id === id, `completion ${id}`, TIMEOUT)).result;
+        });
+        edit.record();
         items = (Array.isArray(list) ? list : list?.items ?? []).length;
-        void i;
-      }),
+        return ms;
+      },
       // once the version is analysed (its diagnostics are out; not timed)
       sameVersion: async () => {
         await diagnosticsFor(pendingCheck);
         return timed(async () => {
-          const position = positionAt(client.text(uri), site.offset + 1);
           const list = await client.request("textDocument/completion", { textDocument: { uri }, position, context: { triggerKind: 1 } }, TIMEOUT);
           sameItems = (Array.isArray(list) ? list : list?.items ?? []).length;
         });
       },
       // not measured: delete the `.` again and let the server settle before the next round
       settle: async () => {
-        const sent = send({ offset: site.offset, deleteCount: 1, insert: "" });
-        await diagnosticsFor(sent);
+        const edit = prepare({ offset: completionAt, deleteCount: 1, insert: "" });
+        const seq = client.seq;
+        client.writeTogether([edit.message]);
+        edit.record();
+        await diagnosticsFor({ version: edit.version, seq });
         return 0;
       },
     },

@@ -235,9 +235,14 @@ export class LspClient {
 
   /** didChange with explicit content changes (ranges for incremental edits, or `{text}` for a full replace). */
   change(uri: string, version: number, contentChanges: TextDocumentContentChangeEvent[]): void {
+    this.recordChange(uri, version, contentChanges);
+    this.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges });
+  }
+
+  /** Applies changes to the client's copy only: for a didChange sent by other means (`writeTogether`). */
+  recordChange(uri: string, version: number, contentChanges: TextDocumentContentChangeEvent[]): void {
     const doc = this.documents.get(uri);
     if (doc) this.documents.set(uri, TextDocument.update(doc, contentChanges, version));
-    this.notify("textDocument/didChange", { textDocument: { uri, version }, contentChanges });
   }
 
   /** didChange replacing `oldText` (its first occurrence) by `newText`, as one incremental edit. */
