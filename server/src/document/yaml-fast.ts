@@ -10,36 +10,98 @@ import type { PathSegment } from "../lwir/types";
 import { BaseDocument, type TrailNode } from "./text";
 import type { ParseProblem, PathAt } from "./types";
 
-/** A block map or sequence: member ranges as the `yaml` package reports them. */
-export class FastBlock {
-  /** Keys of a map (undefined for a sequence), as the converted object names them. */
-  keys: string[] | undefined;
-  ks: number[] | undefined;
-  ke: number[] | undefined;
-  /** Value ranges: [vs, ve, ve2] = the `yaml` node's range. */
-  readonly vs: number[] = [];
-  readonly ve: number[] = [];
-  readonly ve2: number[] = [];
-  /** The nested block of each member, or undefined for a scalar or flow sequence. */
+/**
+ * The member ranges of every block of one document, in one store: five int32 a member (key start, key
+ * end, and the value's `yaml` range [vs, ve, ve2]; keys 0 in sequences), its key ("" in sequences) and
+ * its nested block. A 5,000-step document has some 300,000 members: six small arrays a block cost 80 MB
+ * of heap there, this a fifth of that, and it is what each validation of a large YAML file allocates.
+ */
+export class MemberStore {
+  data = new Int32Array(4096);
+  readonly keys: string[] = [];
   readonly kids: (FastBlock | undefined)[] = [];
+  /** Members stored. */
+  size = 0;
+
+  /** Appends a finished block's members (from its builder) and returns the index of the first. */
+  append(b: MemberBuilder): number {
+    const first = this.size;
+    const n = b.kids.length;
+    if ((first + n) * 5 > this.data.length) {
+      const grown = new Int32Array(Math.max(this.data.length * 2, (first + n) * 5));
+      grown.set(this.data.subarray(0, first * 5));
+      this.data = grown;
+    }
+    const data = this.data;
+    const nums = b.nums;
+    const base = first * 5;
+    for (let i = 0; i < n * 5; i++) data[base + i] = nums[i];
+    const keys = b.keys;
+    const kids = b.kids;
+    // (a sequence's builder has no keys: no reads past an array's end, which V8 makes slow)
+    if (keys.length === n) for (let i = 0; i < n; i++) this.keys.push(keys[i]);
+    else for (let i = 0; i < n; i++) this.keys.push("");
+    for (let i = 0; i < n; i++) this.kids.push(kids[i]);
+    this.size = first + n;
+    return first;
+  }
+}
+
+/** A block's members while it is read (nested blocks are read in between); reused from block to block. */
+export class MemberBuilder {
+  readonly nums: number[] = [];
+  readonly keys: string[] = [];
+  readonly kids: (FastBlock | undefined)[] = [];
+
+  reset(): this {
+    this.nums.length = 0;
+    this.keys.length = 0;
+    this.kids.length = 0;
+    return this;
+  }
+
+  /** A map entry's key (its value follows with `value`). */
+  key(key: string, ks: number, ke: number): void {
+    this.keys.push(key);
+    this.nums.push(ks, ke);
+  }
+
+  /** A member's value range (after its key, in a map). */
+  value(vs: number, ve: number, ve2: number, kid: FastBlock | undefined, inMap: boolean): void {
+    if (!inMap) this.nums.push(0, 0);
+    this.nums.push(vs, ve, ve2);
+    this.kids.push(kid);
+  }
+
+  lastEnd(): number {
+    return this.nums[this.nums.length - 1];
+  }
+}
+
+/** A block map or sequence: member ranges as the `yaml` package reports them, kept in the document's store. */
+export class FastBlock {
   /** The `yaml` range of the block itself. */
   start = 0;
   end = 0;
+  /** Its members: `count` from index `first` in the store. */
+  first = 0;
+  count = 0;
   private index: Map<string, number> | undefined;
 
-  constructor(readonly isMap: boolean) {
-    if (isMap) {
-      this.keys = [];
-      this.ks = [];
-      this.ke = [];
-    }
-  }
+  constructor(readonly isMap: boolean, private readonly store: MemberStore) {}
+
+  ks(i: number): number { return this.store.data[(this.first + i) * 5]; }
+  ke(i: number): number { return this.store.data[(this.first + i) * 5 + 1]; }
+  vs(i: number): number { return this.store.data[(this.first + i) * 5 + 2]; }
+  ve(i: number): number { return this.store.data[(this.first + i) * 5 + 3]; }
+  ve2(i: number): number { return this.store.data[(this.first + i) * 5 + 4]; }
+  kid(i: number): FastBlock | undefined { return this.store.kids[this.first + i]; }
+  key(i: number): string { return this.store.keys[this.first + i]; }
 
   indexOf(key: string): number {
     if (!this.index) {
       this.index = new Map();
-      const keys = this.keys as string[];
-      for (let i = 0; i < keys.length; i++) this.index.set(keys[i], i);
+      for (let i = 0; i < this.count; i++) this.index.set(this.key(i), i);
     }
     return this.index.get(key) ?? -1;
   }
@@ -105,7 +167,21 @@ function badPlainStart(c: number): boolean {
 
 class Reader {
   private depth = 0;
+  readonly store = new MemberStore();
+  private readonly free: MemberBuilder[] = [];
   constructor(private readonly t: string) {}
+
+  private builder(): MemberBuilder {
+    return (this.free.pop() ?? new MemberBuilder()).reset();
+  }
+
+  /** The block's members go to the store; its builder goes back to the pool. */
+  private seal(block: FastBlock, b: MemberBuilder): void {
+    block.end = b.lastEnd();
+    block.count = b.kids.length;
+    block.first = this.store.append(b);
+    this.free.push(b);
+  }
 
   /** End of the line starting at or containing `p` (offset of its \n, or the text length). */
   eol(p: number): number {
@@ -185,11 +261,12 @@ class Reader {
   private map(p: number, indent: number, out: { block: FastBlock | undefined }): Record<string, unknown> {
     const t = this.t;
     const n = t.length;
-    const block = new FastBlock(true);
+    const block = new FastBlock(true, this.store);
     out.block = block;
     block.start = p;
+    const members = this.builder();
     const obj: Record<string, unknown> = {};
-    const keys = block.keys as string[];
+    const keys = members.keys;
     let seen: Set<string> | undefined;
     for (;;) {
       // the key
@@ -237,11 +314,9 @@ class Reader {
         }
         seen?.add(key);
       }
-      keys.push(key);
-      (block.ks as number[]).push(ks);
-      (block.ke as number[]).push(ke);
+      members.key(key, ks, ke);
       // the value
-      const v = this.value(colon + 1, indent, block, true);
+      const v = this.value(colon + 1, indent, members, true);
       obj[key] = v;
       // the next key, or the end of the map
       const next = this.contentLine(this.after);
@@ -253,7 +328,7 @@ class Reader {
       ks = p;
       if (t.charCodeAt(p) === DASH && (t.charCodeAt(p + 1) === SP || t.charCodeAt(p + 1) === LF)) bail(); // a sequence where a key belongs
     }
-    block.end = block.ve2[block.ve2.length - 1];
+    this.seal(block, members);
     return obj;
   }
 
@@ -261,9 +336,10 @@ class Reader {
   private seq(p: number, indent: number, out: { block: FastBlock | undefined }): unknown[] {
     const t = this.t;
     const n = t.length;
-    const block = new FastBlock(false);
+    const block = new FastBlock(false, this.store);
     out.block = block;
     block.start = p;
+    const members = this.builder();
     const arr: unknown[] = [];
     for (;;) {
       // p is at "-"
@@ -281,12 +357,9 @@ class Reader {
         arr.push(this.map(r, r - lineStart, kid));
         this.depth--;
         const b = kid.block as FastBlock;
-        block.vs.push(b.start);
-        block.ve.push(b.end);
-        block.ve2.push(b.end);
-        block.kids.push(b);
+        members.value(b.start, b.end, b.end, b, false);
       } else {
-        arr.push(this.value(r - 1, indent, block, false));
+        arr.push(this.value(r - 1, indent, members, false));
       }
       const next = this.contentLine(this.after);
       if (next >= n) break;
@@ -296,7 +369,7 @@ class Reader {
       p = next + ind;
       if (!(t.charCodeAt(p) === DASH && (t.charCodeAt(p + 1) === SP || t.charCodeAt(p + 1) === LF))) break; // the parent map goes on
     }
-    block.end = block.ve2[block.ve2.length - 1];
+    this.seal(block, members);
     return arr;
   }
 
@@ -324,9 +397,9 @@ class Reader {
 
   /**
    * The value after a key's colon (or after `- ` when `inMap` is false, `at` being the space before it).
-   * Pushes its ranges onto `block` and sets `this.after` to the start of the line after it.
+   * Adds its ranges to `members` and sets `this.after` to the start of the line after it.
    */
-  private value(at: number, indent: number, block: FastBlock, inMap: boolean): unknown {
+  private value(at: number, indent: number, members: MemberBuilder, inMap: boolean): unknown {
     const t = this.t;
     const n = t.length;
     let p = at;
@@ -340,19 +413,13 @@ class Reader {
         const kid = { block: undefined as FastBlock | undefined };
         const v = this.block(next, ind, kid);
         const b = kid.block as FastBlock;
-        block.vs.push(b.start);
-        block.ve.push(b.end);
-        block.ve2.push(b.end);
-        block.kids.push(b);
+        members.value(b.start, b.end, b.end, b, inMap);
         return v;
       }
       // an empty value: null, written nowhere, just after the colon; `yaml` stretches its range over comment
       // lines that follow, a rule not worth copying
       for (let q = this.nextLine(p); q < next; q = this.nextLine(q)) if (q + this.indentAt(q) < n && t.charCodeAt(q + this.indentAt(q)) === HASH) bail();
-      block.vs.push(p);
-      block.ve.push(p);
-      block.ve2.push(p);
-      block.kids.push(undefined);
+      members.value(p, p, p, undefined, inMap);
       this.after = this.nextLine(p);
       return null;
     }
@@ -405,8 +472,9 @@ class Reader {
     } else if (c === 0x5b) {
       // a flow sequence of plain or double-quoted scalars on one line; a collection, so paths go into it
       const arr: unknown[] = [];
-      const flow = new FastBlock(false);
+      const flow = new FastBlock(false, this.store);
       flow.start = p;
+      const items = this.builder();
       let q = p + 1;
       while (t.charCodeAt(q) === SP) q++;
       if (t.charCodeAt(q) === 0x5d) q++;
@@ -437,10 +505,7 @@ class Reader {
             q = k;
           }
           arr.push(item);
-          flow.vs.push(itemStart);
-          flow.ve.push(q);
-          flow.ve2.push(q);
-          flow.kids.push(undefined);
+          items.value(itemStart, q, q, undefined, false);
           const sep = t.charCodeAt(q);
           if (sep === 0x5d) {
             q++;
@@ -453,13 +518,11 @@ class Reader {
         }
       }
       e = q;
-      flow.end = q;
+      this.seal(flow, items);
+      flow.end = q; // `[]` has no member to end at
       value = arr;
       e2 = this.tail(e);
-      block.vs.push(s);
-      block.ve.push(e);
-      block.ve2.push(e2);
-      block.kids.push(flow);
+      members.value(s, e, e2, flow, inMap);
       this.after = e2;
       return value;
     } else if (c === 0x7c) {
@@ -468,7 +531,7 @@ class Reader {
       const strip = t.charCodeAt(h) === DASH;
       if (strip) h++;
       if (h !== lineEnd) bail();
-      return this.literal(p, lineEnd, indent, strip, block);
+      return this.literal(p, lineEnd, indent, strip, members, inMap);
     } else {
       if (badPlainStart(c) || p >= n || c === LF) {
         // `-x`, `-1`, `:x`, `?x` are plain in YAML 1.2 but not worth the rules here
@@ -492,16 +555,13 @@ class Reader {
         bail();
       }
     }
-    block.vs.push(s);
-    block.ve.push(e);
-    block.ve2.push(e2);
-    block.kids.push(undefined);
+    members.value(s, e, e2, undefined, inMap);
     this.after = e2;
     return value;
   }
 
   /** A literal block scalar whose header `|`/`|-` is at `p`; content lines are indented more than `indent`. */
-  private literal(p: number, lineEnd: number, indent: number, strip: boolean, block: FastBlock): string {
+  private literal(p: number, lineEnd: number, indent: number, strip: boolean, members: MemberBuilder, inMap: boolean): string {
     const t = this.t;
     const n = t.length;
     let line = lineEnd + 1;
@@ -533,10 +593,7 @@ class Reader {
     const hasBreak = lastContentEnd < n;
     const value = parts.join("\n") + (!strip && hasBreak ? "\n" : "");
     const e = hasBreak ? lastContentEnd + 1 : n;
-    block.vs.push(p);
-    block.ve.push(e);
-    block.ve2.push(e);
-    block.kids.push(undefined);
+    members.value(p, e, e, undefined, inMap);
     this.after = e;
     return value;
   }
@@ -576,13 +633,13 @@ export class FastYamlDocument extends BaseDocument {
       if (!b) break;
       let i: number;
       if (b.isMap) i = b.indexOf(String(seg));
-      else i = typeof seg === "number" && Number.isInteger(seg) && seg >= 0 && seg < b.vs.length ? seg : -1;
+      else i = typeof seg === "number" && Number.isInteger(seg) && seg >= 0 && seg < b.count ? seg : -1;
       if (i < 0) break;
-      const kid: FastBlock | undefined = b.kids[i];
-      const node: TrailNode = { valueStart: b.vs[i], valueEnd: b.ve[i], container: kid !== undefined };
+      const kid: FastBlock | undefined = b.kid(i);
+      const node: TrailNode = { valueStart: b.vs(i), valueEnd: b.ve(i), container: kid !== undefined };
       if (b.isMap) {
-        node.keyStart = (b.ks as number[])[i];
-        node.keyEnd = (b.ke as number[])[i];
+        node.keyStart = b.ks(i);
+        node.keyEnd = b.ke(i);
       }
       out.push(node);
       b = kid;
@@ -596,23 +653,22 @@ export class FastYamlDocument extends BaseDocument {
     const segments: PathSegment[] = [];
     let b = root;
     for (;;) {
-      const starts = b.isMap ? (b.ks as number[]) : b.vs;
       let lo = 0;
-      let hi = starts.length - 1;
+      let hi = b.count - 1;
       let i = -1;
       while (lo <= hi) {
         const mid = (lo + hi) >> 1;
-        if (starts[mid] <= offset) {
+        if ((b.isMap ? b.ks(mid) : b.vs(mid)) <= offset) {
           i = mid;
           lo = mid + 1;
         } else hi = mid - 1;
       }
-      if (i < 0 || offset > b.ve2[i]) return { segments, inKey: b.isMap, between: true };
-      const kid = b.kids[i];
+      if (i < 0 || offset > b.ve2(i)) return { segments, inKey: b.isMap, between: true };
+      const kid = b.kid(i);
       if (b.isMap) {
-        segments.push((b.keys as string[])[i]);
-        if (offset <= (b.ke as number[])[i]) return { segments, inKey: true };
-        if (offset < b.vs[i] || !kid) return { segments, inKey: false };
+        segments.push(b.key(i));
+        if (offset <= b.ke(i)) return { segments, inKey: true };
+        if (offset < b.vs(i) || !kid) return { segments, inKey: false };
       } else {
         segments.push(i);
         if (!kid) return { segments, inKey: false };
