@@ -11,8 +11,16 @@ import {
   type Connection,
   type ConnectionOptions,
 } from "vscode-languageserver/node";
+import { setFlagsFromString } from "node:v8";
 import { OutstandingRequests } from "./requestsFirst";
 import { startServer } from "./server";
+
+// Memory. By default V8 lets the heap grow to up to 4× what is live before the next full collection:
+// right for throughput, wrong for a language server, which validates in bursts, idles in between, and
+// shares the machine with the editor and its other servers. Growing by half of what is live keeps the
+// process near its working set (bench: a 5,000-step YAML workflow after 30 edits and completions) for
+// a few more full collections. V8 reads the flag at every collection, so it takes effect when set here.
+setFlagsFromString("--heap-growing-percent=50");
 
 const outstanding = new OutstandingRequests();
 const connection = connect();
