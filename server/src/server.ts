@@ -25,9 +25,9 @@ import {
   type DocumentDiagnosticReport,
   type InitializeResult,
 } from "vscode-languageserver";
-import { TextDocument } from "vscode-languageserver-textdocument";
 import { internalErrorDiagnostic, toDiagnostics, tooLargeDiagnostic } from "./service/diagnostics";
-import { provideCompletion, provideCompletionFromText } from "./service/completion";
+import { provideCompletion, provideCompletionFromText, provideCompletionNearCursor } from "./service/completion";
+import { LazyTextDocument, lazyTextDocuments } from "./textDocument";
 import { CompletionDocumentation, completionWireOf, FULL_ITEMS, type CompletionWire } from "./service/completionList";
 import { provideCodeActions } from "./service/codeActions";
 import { DEFAULT_SETTINGS, readSettings, type LwirSettings } from "./service/settings";
@@ -86,7 +86,8 @@ const MAX_YIELD_MS = 500;
 
 export function startServer(connection: Connection, options: ServerOptions = {}): void {
   const requestsOutstanding = options.requestsOutstanding ?? (() => false);
-  const documents = new TextDocuments(TextDocument);
+  // (textDocument.ts: the text after an edit is built when read, so completion can read around the cursor)
+  const documents = new TextDocuments(lazyTextDocuments);
   let settings: LwirSettings = DEFAULT_SETTINGS;
   /** Bumped whenever settings change, so pull result ids from before the change no longer match. */
   let settingsGeneration = 0;
@@ -356,7 +357,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     const current = workspace.peekAnalysis(uri);
     const lastGood = workspace.getLastGood(uri);
     if (!current && lastGood) {
-      return completionDocumentation.compact(provideCompletionFromText(documents.get(uri)!.getText(), state.format, lastGood, params.position), completionWire);
+      const document = documents.get(uri)!;
+      // JSON: the step around the cursor, without building the new text, where that suffices
+      const near = document instanceof LazyTextDocument ? provideCompletionNearCursor(document, lastGood, params.position) : undefined;
+      return completionDocumentation.compact(near ?? provideCompletionFromText(document.getText(), state.format, lastGood, params.position), completionWire);
     }
     const analysis = current ?? workspace.getAnalysis(uri);
     if (!analysis) return null;

@@ -7,7 +7,7 @@ import { stringify as toYaml } from "yaml";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { InsertTextFormat, type CompletionItem, type TextEdit } from "vscode-languageserver-types";
 import { analyzeText, type Analysis } from "../../server/src/service/analysis";
-import { provideCompletion, provideCompletionFromText } from "../../server/src/service/completion";
+import { provideCompletion, provideCompletionFromText, provideCompletionNearCursor, type EditedText } from "../../server/src/service/completion";
 import { cursorAt, offsetOf } from "../../server/src/service/cursor";
 import { expandSnippet, renderMember, renderValue, obj, str, arr, ph } from "../../server/src/service/snippets";
 import { parseDocument } from "../../server/src/document/document";
@@ -151,6 +151,15 @@ function complete(marked: string, format: Format, lastGood?: string, marker = "|
   const fast = provideCompletionFromText(text, format, parses ? analysis : last, position);
   assert.deepEqual(fast.items, list.items, "provideCompletionFromText answers like provideCompletion");
   assert.equal(fast.isIncomplete, list.isIncomplete);
+  // and, where it applies (JSON, an edit inside the step at the cursor), from that step's text alone
+  const source = parses ? analysis : last;
+  if (format === "json" && source) {
+    const near = provideCompletionNearCursor(editedFrom(source.document.text, text).edited, source, position);
+    if (near) {
+      assert.deepEqual(near, { isIncomplete: list.isIncomplete, items: list.items }, "provideCompletionNearCursor answers like provideCompletion");
+      nearAnswers++;
+    }
+  }
   const items = list.items;
   return {
     text, items, analysis, labels: items.map((i) => i.label), incomplete: list.isIncomplete,
@@ -160,6 +169,30 @@ function complete(marked: string, format: Format, lastGood?: string, marker = "|
       return found;
     },
   };
+}
+
+/** How many completions in this file provideCompletionNearCursor answered (and matched). */
+let nearAnswers = 0;
+
+/**
+ * `text` as an edit of `base` (one change: what lies between their common prefix and suffix), the way
+ * LazyTextDocument exposes it; records the longest slice read.
+ */
+function editedFrom(base: string, text: string): { edited: EditedText; longestSlice: () => number } {
+  let p = 0;
+  while (p < base.length && p < text.length && base.charCodeAt(p) === text.charCodeAt(p)) p++;
+  let q = 0;
+  while (q < base.length - p && q < text.length - p && base.charCodeAt(base.length - 1 - q) === text.charCodeAt(text.length - 1 - q)) q++;
+  const change = base === text ? null : { start: p, end: base.length - q, text: text.slice(p, text.length - q) };
+  const doc = TextDocument.create("file:///x.lwir.json", "json", 0, text);
+  let longest = 0;
+  const edited: EditedText = {
+    length: text.length,
+    slice: (a, b) => { longest = Math.max(longest, b - a); return text.slice(a, b); },
+    offsetAt: (position) => doc.offsetAt(position),
+    changeSince: (t) => (t === base ? change : undefined),
+  };
+  return { edited, longestSlice: () => longest };
 }
 
 /** Applies an item (its text edit, expanded as the editor would with every default, and its additional edits). */
@@ -907,6 +940,63 @@ describe("long step lists: a window that follows what is typed", () => {
     const all = stepWindow(candidates, { typed: "", list: body, center: 4, pinned: () => false, limit: 9 });
     assert.deepEqual({ truncated: all.truncated, n: all.steps.length }, { truncated: false, n: 9 });
     assert.deepEqual(stepWindow(candidates, { typed: "B6", list: body, center: 0, pinned: () => false, limit: 5 }).steps.map((s) => s.id), ["b6"]);
+  });
+});
+
+describe("right after an edit, JSON: the step around the cursor suffices", () => {
+  const BIG = 300;
+  function big(): Json {
+    const doc = base();
+    for (let i = 0; i < BIG; i++) {
+      doc.steps.splice(IDX.summarize + i, 0, {
+        id: `s${i}`, uses: "ai.generate", needs: i > 0 ? [`s${i - 1}`] : [],
+        with: { model: "gpt-4o-mini", prompt: `Step ${i}: {{ steps` }, output: { mode: "object", schema: { type: "object" } },
+      });
+    }
+    return doc;
+  }
+  const before = render(big(), "json");
+  const last = analyzeText(before, "json");
+  const site = before.indexOf("Step 150: {{ steps") + "Step 150: {{ steps".length;
+  const type = (typed: string, at = site) => before.slice(0, at) + typed + before.slice(at);
+  const positionIn = (text: string, offset: number) => TextDocument.create("x", "json", 0, text).positionAt(offset);
+
+  test("typing `.` after `{{ steps`: the same answer as from the whole text, reading only around the step", () => {
+    const text = type(".");
+    const position = positionIn(text, site + 1);
+    const { edited, longestSlice } = editedFrom(before, text);
+    const near = provideCompletionNearCursor(edited, last, position);
+    assert.ok(near, "answered near the cursor");
+    assert.deepEqual(near, provideCompletionFromText(text, "json", last, position));
+    assert.ok(near.items.some((i) => i.label === "s149") && near.items.every((i) => i.label !== "s150"));
+    // the first 200 lines (the indent unit) and the step's lines: bounded, not the document
+    assert.ok(longestSlice() < 6000 && text.length > 90_000, `read ${longestSlice()} of ${text.length} characters`);
+    // accepting an id that needs a needs entry edits the step, at the right place in the whole text
+    const item = near.items.find((i) => i.label === "s60")!;
+    assert.equal(item.additionalTextEdits?.length, 1);
+    const after = accept(text, item);
+    assert.deepEqual((assertParses(after.replace("{{ steps.s60", "{{ steps.s60.output }}"), "json").document.value as Json).steps[IDX.summarize + 150].needs, ["s149", "s60"]);
+  });
+
+  test("where the step alone might not tell, it declines (the caller reads the whole text)", () => {
+    const dotted = type(".");
+    const decline = (text: string, offset: number, why: string, base = before) =>
+      assert.equal(provideCompletionNearCursor(editedFrom(base, text).edited, last, positionIn(text, offset)), undefined, why);
+    decline(type('."'), site + 2, "a quote typed");
+    decline(type(".\n"), site + 3, "a line break typed");
+    decline(before.replace('"Step 3: {{ steps"', '"Step 3: {{ stepsx"').replace("Step 150: {{ steps", "Step 150: {{ steps."), site + 1, "two changes");
+    const elsewhere = before.replace("Step 3: {{ steps", "Step 3: {{ stepsx");
+    decline(elsewhere, elsewhere.indexOf("Step 150: {{ steps") + 18, "the change is in another step");
+    decline(dotted, site + 1, "not an edit of the analysed text", type("x", 0));
+    const beyond = positionIn(dotted, site + 1);
+    assert.equal(provideCompletionNearCursor(editedFrom(before, dotted).edited, last, { line: beyond.line, character: beyond.character + 500 }), undefined, "a position past the line's end");
+    assert.equal(provideCompletionNearCursor(editedFrom(before, dotted).edited, analyzeText(render(big(), "yaml"), "yaml"), positionIn(dotted, site + 1)), undefined, "YAML");
+  });
+
+  test("it answered for the fixtures of this file too, always as from the whole text", () => {
+    // (the check runs in complete(), for every JSON fixture where it applies)
+    assert.ok(nearAnswers >= 40, `only ${nearAnswers} near-cursor answers`);
+    console.log(`near-cursor answers: ${nearAnswers}`);
   });
 });
 

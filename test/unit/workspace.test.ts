@@ -79,6 +79,22 @@ describe("classifyDocument: which documents are LWIR", () => {
     }
   });
 
+  test("a document that knows its length is read only where the length does not decide", () => {
+    // LazyTextDocument right after an edit: building its text is what completion avoids
+    const lazy = (uri: string, length: number, text: string) => ({
+      uri, languageId: "json", version: 2, length,
+      getText: () => { reads++; return text; },
+    });
+    let reads = 0;
+    assert.deepEqual(classifyDocument(lazy("file:///a/x.lwir.json", 1_000_000, "{}"), MB8), { kind: "lwir", format: "json" });
+    assert.deepEqual(classifyDocument(lazy("file:///a/x.lwir.json", MB8 + 1, "{}"), MB8), { kind: "tooLarge", format: "json", size: MB8 + 1, limit: MB8 });
+    assert.equal(reads, 0, "named, and the length decides the size");
+    assert.deepEqual(classifyDocument(lazy("file:///a/x.json", 40, '{"apiVersion": "littleworkflow.dev/v0.1"}'), MB8), { kind: "lwir", format: "json" });
+    assert.equal(reads, 1, "not named: the text is searched for apiVersion");
+    assert.deepEqual(classifyDocument(lazy("file:///a/x.lwir.json", 3_000_000, "é".repeat(3_000_000)), MB8), { kind: "lwir", format: "json" });
+    assert.equal(reads, 2, "near the limit: the UTF-8 size is counted");
+  });
+
   test("declaresLwir searches only the given prefix", () => {
     const text = '{"a": "' + "x".repeat(1000) + '", "apiVersion": "littleworkflow.dev/v0.1"}';
     assert.equal(declaresLwir(text, "json", text.length), true);

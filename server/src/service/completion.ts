@@ -53,6 +53,7 @@ import {
   decodeWithMap,
   flowMembers,
   indentUnit,
+  INDENT_SAMPLE_LINES,
   lineEndAt,
   lineStartAt,
   offsetOf,
@@ -107,13 +108,73 @@ export function provideCompletionFromText(text: string, format: Format, analysis
 
 const EMPTY: CompletionList = { isIncomplete: false, items: [] };
 
+/** The text of an open document as it stands after an edit, read without building all of it (LazyTextDocument). */
+export interface EditedText {
+  readonly length: number;
+  /** The current text between two offsets. */
+  slice(start: number, end: number): string;
+  offsetAt(position: Position): number;
+  /** The one change since `text` (offsets in `text`), null if none; undefined if the text does not derive from `text` so. */
+  changeSince(text: string): { start: number; end: number; text: string } | null | undefined;
+}
+
+/** What a change must not type or delete for the step's structure, as the last analysis has it, to hold. */
+const STRUCTURAL = /["{}[\]\\\r\n]/;
+
+/**
+ * JSON, right after an edit: completion from the step around the cursor alone, when the last analysis
+ * (of the text before the edit) has that step and the edit is inside it and types or deletes nothing
+ * that could change its structure. The answer is the one from the whole text, without building the
+ * whole text (an O(n) copy for each edit of a large document). Undefined where that does not hold.
+ */
+export function provideCompletionNearCursor(edited: EditedText, analysis: Analysis, position: Position): CompletionList | undefined {
+  const doc = analysis.document;
+  if (doc.format !== "json" || doc.parseErrors.length > 0 || doc.tooDeep) return undefined;
+  const change = edited.changeSince(doc.text);
+  if (change === undefined) return undefined;
+  if (change && (STRUCTURAL.test(change.text) || STRUCTURAL.test(doc.text.slice(change.start, change.end)))) return undefined;
+  const delta = change ? change.text.length - (change.end - change.start) : 0;
+  const offset = edited.offsetAt(position);
+  const around = stepAround(doc, change ? Math.min(offset, change.start) : offset);
+  if (!around) return undefined;
+  const { start, end: endBefore } = around.loc;
+  if (change && !(change.start > start && change.end < endBefore)) return undefined;
+  const end = endBefore + delta;
+  if (offset <= start || offset >= end) return undefined;
+  // the window: from the start of the step's first line to the end of its last, so columns stay as they are
+  const from = lineStartAt(doc.text, start);
+  const tail = edited.slice(end, end + 512);
+  const lineEnd = tail.search(/[\r\n]/);
+  const to = lineEnd >= 0 ? end + lineEnd : end + tail.length;
+  const text = edited.slice(from, to);
+  const at = offset - from;
+  // a position the client gave past a line's end: the whole-text path clamps it against the whole text
+  if (position.character !== at - lineStartAt(text, at)) return undefined;
+  const sync: SyncPoint = {
+    start: start - from,
+    path: around.path,
+    ancestors: around.ancestors.map((a) => ({ ...a, start: a.start - from })),
+  };
+  // the indent unit from the first lines of the document, the line breaks from the analysed text (the edit typed none)
+  const head = edited.slice(0, edited.offsetAt({ line: INDENT_SAMPLE_LINES, character: 0 }));
+  return complete(text, "json", analysis, position, at, { sync, unit: indentUnit(head), crlf: doc.text.indexOf("\r\n") >= 0 });
+}
+
 /**
  * JSON: the step around the cursor as the analysed document has it, when it starts in the part of
  * the text that has not changed since, so the cursor scan can start there rather than at the top.
  */
 function syncPoint(doc: LwirDocument, text: string, offset: number): SyncPoint | undefined {
   if (doc.format !== "json" || doc.parseErrors.length > 0 || doc.tooDeep) return undefined;
-  const q = doc.text === text ? offset : commonPrefix(doc.text, text, offset);
+  const around = stepAround(doc, doc.text === text ? offset : commonPrefix(doc.text, text, offset));
+  return around && { start: around.loc.start, path: around.path, ancestors: around.ancestors };
+}
+
+/**
+ * The innermost step of the analysed JSON document that begins before `q` and holds it: its path,
+ * where it begins and ends (after its `}`), and its enclosing containers (outermost first).
+ */
+function stepAround(doc: LwirDocument, q: number): { path: PathSegment[]; loc: { start: number; end: number }; ancestors: SyncPoint["ancestors"] } | undefined {
   const at = doc.pathAt(q);
   if (!at) return undefined;
   const segs = at.segments;
@@ -122,6 +183,7 @@ function syncPoint(doc: LwirDocument, text: string, offset: number): SyncPoint |
   if (n === 0) return undefined;
   const path = segs.slice(0, n);
   const loc = doc.locate(path);
+  const text = doc.text;
   if (!loc || loc.valueStart >= q || text.charCodeAt(loc.valueStart) !== 123 /* { */) return undefined;
   const ancestors: SyncPoint["ancestors"] = [];
   for (let k = 0; k < n; k++) {
@@ -130,17 +192,24 @@ function syncPoint(doc: LwirDocument, text: string, offset: number): SyncPoint |
     if (!l || l.valueStart < 0) return undefined;
     ancestors.push({ start: l.valueStart, path: prefix, kind: typeof path[k] === "number" ? "array" : "object" });
   }
-  return { start: loc.valueStart, path, ancestors };
+  return { path, loc: { start: loc.valueStart, end: loc.valueEnd }, ancestors };
 }
 
-function complete(text: string, format: Format, analysis: Analysis | undefined, requested: Position, offset: number): CompletionList {
+/**
+ * `text` may be a window of the document (provideCompletionNearCursor): then `near` gives where the
+ * scan starts and what would otherwise be read from the whole text.
+ */
+function complete(
+  text: string, format: Format, analysis: Analysis | undefined, requested: Position, offset: number,
+  near?: { sync: SyncPoint; unit: number; crlf: boolean },
+): CompletionList {
   const position = positionInside(text, requested, offset);
-  const cursor = cursorAt(text, format, offset, analysis ? syncPoint(analysis.document, text, offset) : undefined);
+  const cursor = cursorAt(text, format, offset, near ? near.sync : analysis ? syncPoint(analysis.document, text, offset) : undefined);
   if (!cursor) return EMPTY;
   const facts = analysis ? factsOf(analysis) : undefined;
-  const c = new Completer(text, format, cursor, facts, position);
+  const c = new Completer(text, format, cursor, facts, position, near?.unit);
   c.run();
-  if (text.indexOf("\r\n") >= 0) {
+  if (near ? near.crlf : text.indexOf("\r\n") >= 0) {
     // line breaks of inserted text follow the document's
     const crlf = (e: TextEdit | undefined) => { if (e && e.newText.includes("\n")) e.newText = e.newText.replace(/\r?\n/g, "\r\n"); };
     for (const item of c.items) {
@@ -203,8 +272,10 @@ class Completer {
     private readonly cursor: CursorInfo,
     private readonly facts: WorkflowFacts | undefined,
     position: Position,
+    unit?: number,
   ) {
     this.pos = Positioner.at(text, position, cursor.offset);
+    this.unitCache = unit;
   }
 
   private get unit(): number {

@@ -157,10 +157,13 @@ export function lineEndAt(text: string, offset: number): number {
 }
 
 /** The indentation unit the document uses (2 when it cannot tell). */
+/** indentUnit reads this many lines at most. */
+export const INDENT_SAMPLE_LINES = 200;
+
 export function indentUnit(text: string): number {
   let best = 0;
   let i = 0;
-  for (let n = 0; n < 200 && i < text.length; n++) {
+  for (let n = 0; n < INDENT_SAMPLE_LINES && i < text.length; n++) {
     const end = lineEndAt(text, i);
     let j = i;
     while (j < end && text.charCodeAt(j) === 32) j++;

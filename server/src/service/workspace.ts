@@ -11,6 +11,8 @@ export interface TextDocumentLike {
   readonly languageId: string;
   readonly version: number;
   getText(): string;
+  /** The text's length, where known without building the text (LazyTextDocument after an edit). */
+  readonly length?: number;
 }
 
 /** Where open documents come from (`TextDocuments` fits it). */
@@ -126,9 +128,14 @@ const MAX_CANDIDATES = 32;
  */
 export function classifyDocument(document: TextDocumentLike, maxFileSize: number): DocumentState {
   const name = fileNameOf(document.uri);
-  const text = document.getText();
+  // Read the text only where its length does not tell: a named file under the size limit needs no more,
+  // and right after an edit a LazyTextDocument would have to build its text for it.
+  const known = document.length;
+  const text = typeof known === "number" ? undefined : document.getText();
   // A client that opened the document without text (a malformed didOpen) gets no answers for it, not errors.
-  if (typeof (text as unknown) !== "string") return { kind: "ignored" };
+  if (typeof known !== "number" && typeof (text as unknown) !== "string") return { kind: "ignored" };
+  const textOf = () => text ?? document.getText();
+  const length = typeof known === "number" ? known : (text as string).length;
   // Our own read-only views (the canonical JSON of a workflow) are not documents to analyse.
   if (document.uri.startsWith("lwir-canonical:")) return { kind: "ignored" };
   const named = LWIR_FILE_NAME.exec(name);
@@ -136,8 +143,8 @@ export function classifyDocument(document: TextDocumentLike, maxFileSize: number
     ? (named[1].toLowerCase() === "json" ? "json" : "yaml")
     : formatOf(document.languageId, name);
   if (!format) return { kind: "ignored" };
-  const size = utf8LengthAbove(text, maxFileSize);
-  const sniffed = named !== null || declaresLwir(text, format, size > maxFileSize ? OVERSIZE_SNIFF_LIMIT : text.length);
+  const size = utf8LengthAbove(textOf, length, maxFileSize);
+  const sniffed = named !== null || declaresLwir(textOf(), format, size > maxFileSize ? OVERSIZE_SNIFF_LIMIT : length);
   if (!sniffed) return { kind: "ignored" };
   if (size > maxFileSize) return { kind: "tooLarge", format, size, limit: maxFileSize };
   return { kind: "lwir", format };
@@ -163,14 +170,14 @@ export function fileNameOf(uri: string): string {
   }
 }
 
-/** The UTF-8 size of `text`, counted exactly only where it could matter for `limit`. */
-function utf8LengthAbove(text: string, limit: number): number {
-  if (text.length > limit) return text.length; // every UTF-16 unit is at least one byte: already above
-  if (text.length * 3 <= limit) return text.length; // at most three bytes per unit: cannot be above
+/** The UTF-8 size of a text of `length` UTF-16 units, counted exactly only where it could matter for `limit`. */
+function utf8LengthAbove(textOf: () => string, length: number, limit: number): number {
+  if (length > limit) return length; // every UTF-16 unit is at least one byte: already above
+  if (length * 3 <= limit) return length; // at most three bytes per unit: cannot be above
   // One byte per unit, plus what the non-ASCII runs add (the regular expression skips ASCII natively:
   // this runs on every version of a large document).
-  let bytes = text.length;
-  for (const run of text.matchAll(NON_ASCII_RUNS)) {
+  let bytes = length;
+  for (const run of textOf().matchAll(NON_ASCII_RUNS)) {
     const s = run[0];
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
