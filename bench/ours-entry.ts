@@ -1,5 +1,6 @@
 // What the in-process benchmark workers call, bundled by bench/run.mjs (esbuild) into bench/tmp/ours.cjs.
 export { analyzeText } from "../server/src/service/analysis";
 export { toDiagnostics } from "../server/src/service/diagnostics";
-export { provideCompletion, provideCompletionFromText } from "../server/src/service/completion";
+export { provideCompletion, provideCompletionFromText, provideCompletionNearCursor } from "../server/src/service/completion";
+export { LazyTextDocument } from "../server/src/textDocument";
 export { LwirWorkspace } from "../server/src/service/workspace";

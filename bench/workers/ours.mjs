@@ -1,8 +1,9 @@
 // Series 2, ours in process: text → diagnostics (parse with positions + validate + ranges + LSP diagnostics)
 //   fresh: a new text every iteration (nothing cached can answer);
 //   edit:  an open document in an LwirWorkspace, one character typed or deleted in a prompt per iteration;
-//   completion: `{{ steps.` typed in a prompt, then completion from the text and the last analysis (what the
-//          server does right after an edit), next to the floor.
+//   completion: `{{ steps.` typed in a prompt, then completion from the text and the last analysis as the
+//          server answers right after an edit (its document not rebuilt yet; JSON reads the step around
+//          the cursor, YAML the whole new text), next to the floor.
 import { FLOOR, applyEdit, args, completionSite, editAt, editSites, emit, interleave, positionAt, readWorkload, require, summarize, timedSync, variant } from "../lib.mjs";
 
 const ours = require("./tmp/ours.cjs");
@@ -65,9 +66,17 @@ const out = [];
     warmup: a.warmup,
     iterations: a.iterations,
     subjects: {
-      completion: () => timedSync(() => {
-        items = ours.provideCompletionFromText(typed, a.format, last, position).items.length;
-      }),
+      // as the server answers: the open document with the `.` just typed (not built yet), and the last
+      // analysis; JSON from the step around the cursor where that suffices, else from the whole text
+      completion: () => {
+        const doc = new ours.LazyTextDocument("file:///bench.lwir." + a.format, a.format, 1, site.text);
+        const at = positionAt(site.text, site.offset);
+        doc.update([{ range: { start: at, end: at }, text: "." }], 2);
+        return timedSync(() => {
+          const list = ours.provideCompletionNearCursor(doc, last, position) ?? ours.provideCompletionFromText(doc.getText(), a.format, last, position);
+          items = list.items.length;
+        });
+      },
     },
     floor: () => timedSync(() => floor.run(typed)),
   });

@@ -10,6 +10,9 @@
 // provideCompletionFromText() takes the current text and the last analysis and never parses the
 // document, so a server can answer completion right after an edit without waiting for (or running)
 // a full re-analysis; provideCompletion() is the same for a caller that already has the current one.
+// provideCompletionNearCursor() (JSON) goes further: it reads only the step around the cursor from an
+// edited document whose new text is not built yet. Long step lists are cut to a window
+// (completionLimit.ts) and marked incomplete.
 import { propertiesOf, schemaAt } from "./schemaInfo";
 import {
   CompletionItemKind,
