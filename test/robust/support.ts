@@ -12,6 +12,7 @@ import { analyzeText } from "../../server/src/service/analysis";
 import { toDiagnostics } from "../../server/src/service/diagnostics";
 import type { Format } from "../../server/src/document/types";
 import { LspClient, ErrorCode, ResponseErrorReply, type Message, type Position, type StartOptions } from "../lsp/harness";
+import { randomSource } from "../random";
 
 export const ROOT = process.cwd();
 export const CONFORMANCE = join(ROOT, "..", "shared", "conformance");
@@ -27,17 +28,7 @@ export const SEED: number = (() => {
   return Number.isInteger(n) ? n >>> 0 : 20_240_611;
 })();
 
-/** mulberry32: a small, fast, seeded PRNG (uniform in [0, 1)). */
-export function randomSource(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { randomSource };
 
 export function randomInt(random: () => number, min: number, max: number): number {
   return min + Math.floor(random() * (max - min + 1));

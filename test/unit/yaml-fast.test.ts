@@ -13,6 +13,7 @@ import { parseYaml } from "../../server/src/document/yaml";
 import { parseFastYamlDocument } from "../../server/src/document/yaml-fast";
 import { parseDocument } from "../../server/src/document/document";
 import type { PathSegment } from "../../server/src/lwir/types";
+import { randomSource } from "../random";
 
 const ROOT = process.cwd();
 const SHARED = join(ROOT, "..", "shared");
@@ -75,21 +76,9 @@ test("fast YAML reader agrees with the yaml package on every corpus and example 
   assert.ok(read > 3, `only ${read} documents read fast`);
 });
 
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test("fast YAML reader: random one-character edits of a workflow", () => {
   const base = generate(["--steps", "12", "--format", "yaml", "--seed", "7"]);
-  const random = rng(42);
+  const random = randomSource(42);
   const alphabet = ["a", " ", "\n", ":", "-", "#", '"', "'", "[", "]", "{", "|", ",", "0", ".", "&", "*", "!", "\\", "\t", "?", ">"];
   let read = 0;
   for (let i = 0; i < 300; i++) {
@@ -103,7 +92,7 @@ test("fast YAML reader: random one-character edits of a workflow", () => {
 });
 
 test("fast YAML reader: random documents built from the constructs it reads", () => {
-  const random = rng(7);
+  const random = randomSource(7);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
   const keys = ["a", "id", "my key", "x.y", "k-1", "_u", "1a", "true", "null", "~", "0x1", "1e3", "\"q\"", "\"w x\"", "b#c", "ü"];
   const scalars = ["x", "hello world", "0", "-3", "+4", "0o17", "0x1F", "1.5", ".5", "1e3", "1E-2", ".inf", "-.Inf", ".nan", "true", "False", "NULL", "~", "null",

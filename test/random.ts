@@ -1,0 +1,13 @@
+// The tests' one seeded pseudo-random source, so that every randomised test replays the same way.
+
+/** mulberry32: a small, fast, seeded PRNG (uniform in [0, 1)). */
+export function randomSource(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
