@@ -57,14 +57,23 @@ function workload(steps, format) {
 
 function runWorker(script, extraArgs) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(here, "workers", script), ...extraArgs], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+    const started = Date.now();
+    const child = spawn(process.execPath, [join(here, "workers", script), ...extraArgs], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
+    let stderrTail = "";
     child.stdout.on("data", (d) => { stdout += d; });
+    child.stderr.on("data", (d) => {
+      process.stderr.write(d);
+      stderrTail = (stderrTail + d).slice(-8192);
+    });
     child.on("exit", (code) => {
       const line = stdout.split("\n").find((l) => l.startsWith("@@RESULT "));
       if (code !== 0 || !line) {
         process.stderr.write(`bench: ${script} ${extraArgs.join(" ")} failed (exit ${code})\n${stdout.slice(-2000)}\n`);
-        failures.push({ worker: script, args: extraArgs.filter((a) => !a.includes("/")).join(" "), exit: code, signal: signalOf(code) });
+        // V8's own last words (a peer out of memory), so RESULTS.md can say why
+        const fatal = /FATAL ERROR:[^\n]*/.exec(stderrTail)?.[0];
+        const note = fatal ? `${fatal.trim()} after ${Math.round((Date.now() - started) / 1000)} s` : undefined;
+        failures.push({ worker: script, args: extraArgs.filter((a) => !a.includes("/")).join(" "), exit: code, signal: signalOf(code), note });
         resolve([]);
       } else resolve(JSON.parse(line.slice("@@RESULT ".length)));
     });
