@@ -57,7 +57,7 @@ function workload(steps, format) {
 
 function runWorker(script, extraArgs) {
   return new Promise((resolve) => {
-    const started = Date.now();
+    const spawnedAt = Date.now();
     const child = spawn(process.execPath, [join(here, "workers", script), ...extraArgs], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderrTail = "";
@@ -72,7 +72,7 @@ function runWorker(script, extraArgs) {
         process.stderr.write(`bench: ${script} ${extraArgs.join(" ")} failed (exit ${code})\n${stdout.slice(-2000)}\n`);
         // V8's own last words (a peer out of memory), so RESULTS.md can say why
         const fatal = /FATAL ERROR:[^\n]*/.exec(stderrTail)?.[0];
-        const note = fatal ? `${fatal.trim()} after ${Math.round((Date.now() - started) / 1000)} s` : undefined;
+        const note = fatal ? `${fatal.trim()} after ${Math.round((Date.now() - spawnedAt) / 1000)} s` : undefined;
         failures.push({ worker: script, args: extraArgs.filter((a) => !a.includes("/")).join(" "), exit: code, signal: signalOf(code), note });
         resolve([]);
       } else resolve(JSON.parse(line.slice("@@RESULT ".length)));

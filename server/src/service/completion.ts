@@ -160,7 +160,7 @@ export function provideCompletionNearCursor(edited: EditedText, analysis: Analys
   };
   // the indent unit from the first lines of the document, the line breaks from the analysed text (the edit typed none)
   const head = edited.slice(0, edited.offsetAt({ line: INDENT_SAMPLE_LINES, character: 0 }));
-  return complete(text, "json", analysis, position, at, { sync, unit: indentUnit(head), crlf: doc.text.indexOf("\r\n") >= 0 });
+  return complete(text, "json", analysis, position, at, { sync, unit: indentUnit(head), crlf: () => doc.text.includes("\r\n") });
 }
 
 /**
@@ -204,7 +204,7 @@ function stepAround(doc: LwirDocument, q: number): { path: PathSegment[]; loc: {
  */
 function complete(
   text: string, format: Format, analysis: Analysis | undefined, requested: Position, offset: number,
-  near?: { sync: SyncPoint; unit: number; crlf: boolean },
+  near?: { sync: SyncPoint; unit: number; crlf: () => boolean },
 ): CompletionList {
   const position = positionInside(text, requested, offset);
   const cursor = cursorAt(text, format, offset, near ? near.sync : analysis ? syncPoint(analysis.document, text, offset) : undefined);
@@ -212,8 +212,10 @@ function complete(
   const facts = analysis ? factsOf(analysis) : undefined;
   const c = new Completer(text, format, cursor, facts, position, near?.unit);
   c.run();
-  if (near ? near.crlf : text.indexOf("\r\n") >= 0) {
-    // line breaks of inserted text follow the document's
+  const multiLine = (e: TextEdit | undefined) => e !== undefined && e.newText.includes("\n");
+  const anyMultiLine = c.items.some((item) => multiLine(item.textEdit as TextEdit | undefined) || item.additionalTextEdits?.some(multiLine));
+  if (anyMultiLine && (near ? near.crlf() : text.includes("\r\n"))) {
+    // line breaks of inserted text follow the document's (asked only when an edit has one)
     const crlf = (e: TextEdit | undefined) => { if (e && e.newText.includes("\n")) e.newText = e.newText.replace(/\r?\n/g, "\r\n"); };
     for (const item of c.items) {
       crlf(item.textEdit as TextEdit | undefined);

@@ -124,12 +124,4 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (e) {
-  checks.fail("run the suite", e instanceof Error ? e.stack ?? e.message : e);
-} finally {
-  runner.cleanUp();
-}
-log(PART, `${((Date.now() - started) / 1000).toFixed(1)} s`);
-process.exit(checks.finish());
+await runner.runMain(main, started);

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ARTIFACTS, ROOT } from "../lib.mjs";
+import { ARTIFACTS, ROOT, log } from "../lib.mjs";
 
 /** A report line of suite/reporter.ts, anywhere in an output line (the host may prefix it). */
 const MARKER = /LWIR-E2E (\{.*\})\s*$/;
@@ -45,6 +45,19 @@ export class SuiteRunner {
     for (const child of this.children) SuiteRunner.killGroup(child);
     this.children.clear();
     rmSync(this.scratch, { recursive: true, force: true });
+  }
+
+  /** Runs a part's `main`, a throw being one failed check, cleans up, and exits with the checks' status. */
+  async runMain(main, started) {
+    try {
+      await main();
+    } catch (e) {
+      this.checks.fail("run the suite", e instanceof Error ? e.stack ?? e.message : e);
+    } finally {
+      this.cleanUp();
+    }
+    log(this.part, `${((Date.now() - started) / 1000).toFixed(1)} s`);
+    process.exit(this.checks.finish());
   }
 
   /**
