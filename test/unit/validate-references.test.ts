@@ -152,8 +152,8 @@ describe("reference extraction details (catalog 5.8)", () => {
     expectFindings(c("{{ steps[\"__proto__\"] }}"), ["$.steps[2].with.prompt expression.invalid"]);
   });
 
-  test("forbidden names in the dot form are still read as ids (only the bracket form excludes them)", () => {
-    expectFindings(c("{{ steps.constructor.output }}"), ["$.steps[2].with.prompt expression.invalid", "$.steps[2].with.prompt step.missing_dependency"]);
+  test("forbidden names make no reference in the dot form either; other reserved words still do", () => {
+    expectFindings(c("{{ steps.constructor.output }}"), ["$.steps[2].with.prompt expression.invalid"]);
     expectFindings(c("{{ steps.new.output }}"), ["$.steps[2].with.prompt expression.invalid", "$.steps[2].with.prompt step.missing_dependency"]);
   });
 

@@ -2,10 +2,12 @@
 // section 5): scanning `{{ ... }}` in strings (5.2), the safety screen (5.3), the grammar (5.4,
 // 5.5), whole-string templates (5.7) and step-reference extraction (5.8).
 //
-// Pure TypeScript with no imports: it also runs in a browser worker. Nothing here evaluates
+// Pure TypeScript (its one import is a table of names): it also runs in a browser worker. Nothing here evaluates
 // code, and no exported function throws on any input string (recursion is depth-bounded).
 // Performance matters: these run on every string of large documents on every keystroke, so the
 // plain-string path is two indexOf calls, regexes are module constants and scans are linear.
+
+import { OBJECT_PROTOTYPE_NAMES } from "./jsObject";
 
 // ---------------------------------------------------------------------------------------------
 // Public tables
@@ -747,6 +749,9 @@ class Parser {
     if (s.charCodeAt(close) !== 41) return this.error(`"]" where ")" was expected to close ${name}(`, close, close + 1, node);
     if (close + 1 !== end) return this.trailingError(close + 1, end, node);
     const fn = FUNCTION_BY_NAME.get(name);
+    // The runtime looks the name up in a plain object: an inherited Object.prototype name is "found",
+    // with any number of arguments (catalog 5.5). The editor warns about it separately.
+    if (!fn && OBJECT_PROTOTYPE_NAMES.has(name)) return node;
     if (!fn) return this.error(`unknown function "${name}" (available: ${FUNCTION_NAMES})`, start, nameEnd, node);
     const n = args.length;
     if (n < fn.minArgs || (fn.maxArgs !== undefined && n > fn.maxArgs)) {
@@ -935,7 +940,8 @@ export function extractStepReferences(body: string): StepReference[] {
       const next = body.charCodeAt(k);
       if (next === 46 /* . */) {
         const e = segmentEnd(body, k + 1);
-        if (e > 0) {
+        // A forbidden name (steps.constructor) makes no reference at all, as in the bracket form (catalog 5.8).
+        if (e > 0 && !FORBIDDEN_SEGMENTS.has(body.slice(k + 1, e))) {
           stepId = body.slice(k + 1, e);
           k = e;
         }

@@ -26,12 +26,32 @@ const isNonEmptyString = (v: unknown): v is string => typeof v === "string" && v
 const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((e) => typeof e === "string");
 const isInteger = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
 
-/** JavaScript's `v > n` / `v < n` on a raw JSON value, as the reference compares maxVisits (quirk 9.7). */
+/** JavaScript's `v > n` / `v >= n` on a raw JSON value, as the reference compares maxVisits (quirk 9.7). */
 function jsGreater(v: unknown, n: number): boolean {
   try { return (v as number) > n; } catch { return false; }
 }
-function jsLess(v: unknown, n: number): boolean {
-  try { return (v as number) < n; } catch { return false; }
+function jsAtLeast(v: unknown, n: number): boolean {
+  try { return (v as number) >= n; } catch { return false; }
+}
+
+/** How many times `for (k = 0; k < v.length; k++)` runs on a value (JavaScript's `<` coerces length). */
+function jsLength(v: unknown): number {
+  let n = 0;
+  try {
+    const length = (v as { length?: unknown }).length;
+    while (n < MAX_CASES_WALKED && n < (length as number)) n++;
+  } catch { /* a length JavaScript cannot compare runs the loop zero times */ }
+  return n;
+}
+const MAX_CASES_WALKED = 10_000;
+
+/**
+ * The cycle rule's test on one member, `(maxVisits ?? 1) >= 2` on the raw value (catalog 3.4): "2",
+ * " 3" and [2] pass; values JavaScript cannot order ("x", "", {}, [1,2]) and true fail, so this is
+ * not the same as "not below 2".
+ */
+export function visitsEnoughForCycle(step: Obj): boolean {
+  return jsAtLeast(step.maxVisits ?? 1, 2);
 }
 
 /** Catalog 3.3: a step id is a non-empty string without `.`, `[`, `]` or `@attempt_`. */
@@ -207,13 +227,15 @@ class Validator {
         continue;
       }
       const id = step.id as string;
-      if (seen.has(id)) {
+      // The first step with an id is the one in the flow graph; a duplicate gets only its per-step checks.
+      const inGraph = !seen.has(id);
+      if (!inGraph) {
         this.report("step.duplicate_id", key(path, "id"), `Another step in this list already has the id "${id}"; the first one wins.`,
           { kind: "duplicateId", first: segmentsOf(declared.get(id)!.path) });
       }
       seen.add(id);
       this.needsShape(step, path);
-      this.step(step, path, ctx, declared);
+      this.step(step, path, ctx, declared, inGraph);
     }
 
     const graph = flowGraph(infos, declared);
@@ -237,7 +259,7 @@ class Validator {
 
   // ---- 2.2 checks on one step ------------------------------------------------------------------
 
-  step(step: Obj, path: Path, ctx: ListContext, declared: Map<string, StepInfo>): void {
+  step(step: Obj, path: Path, ctx: ListContext, declared: Map<string, StepInfo>, inGraph: boolean): void {
     const uses = step.uses;
     const known = (STEP_TYPES as readonly unknown[]).includes(uses);
     const usesPath = key(path, "uses");
@@ -270,7 +292,7 @@ class Validator {
       case "ai.generate": this.allowed(step.with, withPath, "model", this.models); break;
       case "tool.call": this.allowed(step.with, withPath, "tool", this.tools); break;
       case "code.run": this.codeRun(step.with, withPath); break;
-      case "decision": this.decision(step.with, withPath, ctx, declared); break;
+      case "decision": this.decision(step.with, withPath, ctx, declared, inGraph); break;
     }
     if (known) this.onFailure(step, path, uses as string);
     if (uses === "parallel") {
@@ -416,7 +438,7 @@ class Validator {
   }
 
   /** 3.10: default, cases, targets in scope. */
-  decision(withValue: unknown, withPath: Path, ctx: ListContext, declared: Map<string, StepInfo>): void {
+  decision(withValue: unknown, withPath: Path, ctx: ListContext, declared: Map<string, StepInfo>, inGraph: boolean): void {
     const w = isObject(withValue) ? withValue : {};
     const defaultPath = key(withPath, "default");
     if (!isNonEmptyString(w.default)) {
@@ -426,9 +448,17 @@ class Validator {
     if (isNonEmptyString(w.default)) targets.add(w.default);
     const cases = w.cases;
     const casesPath = key(withPath, "cases");
-    if (Array.isArray(cases) || typeof cases === "string") {
-      for (let k = 0; k < cases.length; k++) {
-        const c: unknown = cases[k];
+    if (inGraph && cases !== undefined && cases !== null && !Array.isArray(cases) && typeof cases !== "string") {
+      // The reference throws building the flow graph on a non-iterable cases (catalog 9.1); this
+      // project reports it once instead (section 11).
+      this.report("decision.case_invalid", casesPath, `cases must be an array of {when, to}, not ${describe(cases)}.`);
+    } else if (cases !== undefined && cases !== null) {
+      // The reference's per-step walk: `for (k = 0; k < cases.length; k++)` on whatever cases is, so a
+      // string is walked by character, {length: 2} gives two cases, a number or boolean none. The
+      // bound keeps a {length: 1e9} from hanging the editor; no real document comes near it.
+      const length = jsLength(cases);
+      for (let k = 0; k < length; k++) {
+        const c: unknown = (cases as Record<number, unknown>)[k];
         const casePath = index(casesPath, k);
         if (!isObject(c) || typeof c.when !== "string" || !isNonEmptyString(c.to)) {
           this.report("decision.case_invalid", casePath, `A case needs when (a template string) and to (a step id or "end").`);
@@ -438,9 +468,6 @@ class Validator {
         if (problem !== undefined) this.report("expression.invalid", key(casePath, "when"), problem);
         targets.add(c.to);
       }
-    } else if (cases !== undefined && cases !== null) {
-      // The reference throws here (catalog 9.1); this project reports it once instead (section 11).
-      this.report("decision.case_invalid", casesPath, `cases must be an array of {when, to}, not ${describe(cases)}.`);
     }
     for (const target of targets) {
       if (target !== END && !declared.has(target)) {
@@ -653,7 +680,7 @@ class Validator {
     for (const component of stronglyConnected(graph)) {
       if (!isCycle(graph, component)) continue;
       const names = component.map((n) => infos[n].id);
-      const short = component.filter((n) => jsLess(infos[n].step.maxVisits ?? 1, 2));
+      const short = component.filter((n) => !visitsEnoughForCycle(infos[n].step));
       if (short.length > 0) {
         this.report("lwir.invalid_cycle", listPath,
           `Every step on a cycle needs maxVisits of at least 2; the cycle ${names.join(" → ")} has ${short.map((n) => infos[n].id).join(", ")} below 2.`,

@@ -13,7 +13,7 @@ import {
   type TextEdit,
 } from "vscode-languageserver-types";
 import type { PathSegment } from "../lwir/types";
-import { API_VERSION, KIND, decisionTargets, isObject, validNeeds } from "../lwir/validate";
+import { API_VERSION, KIND, decisionTargets, isObject, validNeeds, visitsEnoughForCycle } from "../lwir/validate";
 import { inferNeeds, needsToAdd } from "../lwir/needs";
 import { isCycle, stronglyConnected, type Graph } from "../lwir/graph";
 import type { Analysis } from "./analysis";
@@ -329,7 +329,7 @@ function cycleFix(analysis: Analysis, data: LwirDiagnosticData): [string, Offset
   const sub: Graph = keep.map((n) => graph[n].filter((w) => local.has(w)).map((w) => local.get(w)!));
   if (stronglyConnected(sub).some((c) => isCycle(sub, c))) return none;
 
-  const low = members.filter((m) => jsLess((m.step as Record<string, unknown>).maxVisits ?? 1, 2));
+  const low = members.filter((m) => !visitsEnoughForCycle(m.step as Record<string, unknown>));
   if (low.length === 0) return none;
   const edits: OffsetEdit[] = [];
   for (const m of low) {
@@ -398,11 +398,6 @@ function replaceReads(doc: EditableDocument, segments: PathSegment[], value: str
 
 function sameSegments(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
   return a.length === b.length && a.every((s, i) => s === b[i]);
-}
-
-/** JavaScript's `<` on a raw value, as the validator compares maxVisits (catalog 9.7). */
-function jsLess(v: unknown, n: number): boolean {
-  try { return (v as number) < n; } catch { return false; }
 }
 
 function shorten(text: string): string {
