@@ -12,8 +12,10 @@ import {
 import type { LwirDocument } from "../document/types";
 import type { PathSegment, ReferenceDetails } from "../lwir/types";
 import { API_VERSION, KIND, isObject } from "../lwir/validate";
+import { EXPRESSION_FUNCTIONS } from "../lwir/expressions";
 import type { Analysis, RangedFinding } from "./analysis";
 import { spanInString } from "./stringSource";
+import { findInheritedCalls } from "./inheritedFunctions";
 
 export const SOURCE = "lwir";
 /** Code of syntax errors (JSON or YAML): the document did not parse, so nothing was validated. */
@@ -22,6 +24,8 @@ export const PARSE_CODE = "parse";
 export const PARSE_WARNING_CODE = "lwir.parse_warning";
 /** Editor-only hint: YAML read an unquoted `{{ … }}` as a flow mapping. Never a finding. */
 export const YAML_UNQUOTED_TEMPLATE = "lwir.yaml_unquoted_template";
+/** Editor-only warning: an expression calls a name inherited from Object.prototype (`toString()`). Never a finding. */
+export const INHERITED_FUNCTION_NAME = "lwir.inherited_function_name";
 /** Editor-only notice: the document is above `lwir.maxFileSize`, so it is not analysed. */
 export const FILE_TOO_LARGE = "lwir.file_too_large";
 /** Analysing the document threw (a bug): reported instead of leaving stale diagnostics. */
@@ -182,6 +186,20 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
       message: `YAML reads the unquoted ${shorten(hint.template.text)} as a mapping, not as a template string; write ${shorten(hint.template.replacement)}.`,
       data: { code: YAML_UNQUOTED_TEMPLATE, path: pathString(pathOfSegments(hint.segments)), segments: hint.segments, unquotedTemplate: hint.template } satisfies LwirDiagnosticData,
     });
+  }
+  if (doc.parseErrors.length === 0) {
+    for (const call of findInheritedCalls(doc.value)) {
+      const value = valueAt(doc.value, call.segments) as string;
+      const span = spanInString(doc, call.segments, value, call.start, call.end);
+      out.push({
+        range: span ? { start: doc.positionAt(span[0]), end: doc.positionAt(span[1]) } : rangeOf(doc, call.segments),
+        severity: DiagnosticSeverity.Warning,
+        source: SOURCE,
+        code: INHERITED_FUNCTION_NAME,
+        message: `${call.name} is not an expression function: the runtime accepts the call because every JavaScript object has a ${call.name}, but it cannot produce a value when the workflow runs. Functions: ${EXPRESSION_FUNCTIONS.map((f) => f.name).join(", ")}.`,
+        data: { code: INHERITED_FUNCTION_NAME, path: pathString(pathOfSegments(call.segments)), segments: call.segments },
+      });
+    }
   }
   return out;
 }

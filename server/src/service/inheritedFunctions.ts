@@ -1,0 +1,102 @@
+// Calls of names inherited from Object.prototype in expressions (`{{ toString() }}`, `{{ valueOf(x) }}`).
+// The runtime looks function names up in a plain object, so it accepts these (findings catalog 5.5) and
+// they are no finding; but no such call can produce a value when the workflow runs, so the editor warns.
+import { OBJECT_PROTOTYPE_NAMES } from "../lwir/jsObject";
+import { checkTemplateString, parseExpression, type ExprNode } from "../lwir/expressions";
+import { isObject } from "../lwir/validate";
+import type { PathSegment } from "../lwir/types";
+
+export interface InheritedCall {
+  /** The string holding the call. */
+  segments: PathSegment[];
+  name: string;
+  /** The name's offsets in the string's value. */
+  start: number;
+  end: number;
+}
+
+/** A name of Object.prototype followed by `(`: the cheap gate before a string is parsed. */
+const CANDIDATE = /(?:toString|toLocaleString|valueOf|hasOwnProperty|isPrototypeOf|propertyIsEnumerable|__(?:define|lookup)[GS]etter__)\s*\(/;
+
+/**
+ * Every call of an inherited name in the strings the runtime evaluates: a step's `with` and `input`
+ * (decision and parallel steps: `when`, `items`, `itemKey`), through parallel bodies. Only templates
+ * the validator accepts are read, so a string that already has a finding gets no second squiggle.
+ */
+export function findInheritedCalls(value: unknown): InheritedCall[] {
+  const out: InheritedCall[] = [];
+  if (!isObject(value) || !Array.isArray(value.steps)) return out;
+  const lists: Array<[unknown[], PathSegment[]]> = [[value.steps, ["steps"]]];
+  const seen = new Set<unknown>();
+  while (lists.length > 0) {
+    const [steps, listPath] = lists.pop()!;
+    steps.forEach((step, i) => {
+      if (!isObject(step) || seen.has(step)) return;
+      seen.add(step);
+      const path = [...listPath, i];
+      const w = step.with;
+      if (step.uses === "decision") {
+        if (isObject(w) && Array.isArray(w.cases)) {
+          w.cases.forEach((c, k) => { if (isObject(c)) visit(c.when, [...path, "with", "cases", k, "when"], out); });
+        }
+      } else if (step.uses === "parallel") {
+        if (isObject(w)) {
+          visit(w.items, [...path, "with", "items"], out);
+          visit(w.itemKey, [...path, "with", "itemKey"], out);
+          if (Array.isArray(w.steps)) lists.push([w.steps, [...path, "with", "steps"]]);
+        }
+      } else {
+        walkStrings(w, [...path, "with"], out);
+      }
+      walkStrings(step.input, [...path, "input"], out);
+    });
+  }
+  return out;
+}
+
+function walkStrings(value: unknown, segments: PathSegment[], out: InheritedCall[]): void {
+  const stack: Array<[unknown, PathSegment[]]> = [[value, segments]];
+  const seen = new Set<unknown>();
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === "string") visit(v, path, out);
+    else if (typeof v === "object" && v !== null && !seen.has(v)) {
+      seen.add(v);
+      if (Array.isArray(v)) for (let k = v.length - 1; k >= 0; k--) stack.push([v[k], [...path, k]]);
+      else {
+        const keys = Object.keys(v);
+        for (let k = keys.length - 1; k >= 0; k--) stack.push([(v as Record<string, unknown>)[keys[k]], [...path, keys[k]]]);
+      }
+    }
+  }
+}
+
+function visit(s: unknown, segments: PathSegment[], out: InheritedCall[]): void {
+  if (typeof s !== "string" || s.indexOf("{{") < 0 || !CANDIDATE.test(s)) return;
+  // `item` is refused outside parallel bodies, but that is the validator's finding, not ours to repeat.
+  const check = checkTemplateString(s, true);
+  if (check.status !== "ok") return;
+  for (const m of check.matches) {
+    if (!CANDIDATE.test(m.body)) continue;
+    const { node, errors } = parseExpression(m.body);
+    if (!node || errors.length > 0) continue;
+    for (const call of inheritedCallsOf(node)) {
+      out.push({ segments, name: call.name, start: m.bodyStart + call.nameStart, end: m.bodyStart + call.nameEnd });
+    }
+  }
+}
+
+function inheritedCallsOf(root: ExprNode): Array<Extract<ExprNode, { kind: "call" }>> {
+  const out: Array<Extract<ExprNode, { kind: "call" }>> = [];
+  const stack: ExprNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.kind === "call") {
+      if (OBJECT_PROTOTYPE_NAMES.has(node.name)) out.push(node);
+      for (let k = node.args.length - 1; k >= 0; k--) stack.push(node.args[k]);
+    } else if (node.kind === "binary") {
+      stack.push(node.right, node.left);
+    }
+  }
+  return out.sort((a, b) => a.nameStart - b.nameStart);
+}
