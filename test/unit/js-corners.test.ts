@@ -180,3 +180,25 @@ describe(`${INHERITED_FUNCTION_NAME}: no noise on the corpora`, () => {
     });
   }
 });
+
+// Where the catalog is silent, step ids, targets, models and tools are compared as strings (a Map or
+// an array's includes), never looked up in a plain object: differential runs with these names in every
+// position agreed with the runtime this way. An inherited name is an ordinary, unknown name.
+describe("names the runtime compares as strings: Object.prototype names are ordinary", () => {
+  for (const name of ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf"]) {
+    test(`needs "${name}" names no step`, () => {
+      assert.deepEqual(findingsOf(withSteps([aiStep("a", { needs: [name] })])), ["$.steps[0].needs[0] step.missing_dependency"]);
+    });
+    test(`a step with id "${name}" is declared, needed and terminal like any other`, () => {
+      assert.deepEqual(findingsOf(withSteps([aiStep(name), aiStep("b", { needs: [name] })])), []);
+      assert.deepEqual(findingsOf(withSteps([aiStep(name), aiStep("b")])), ["$.steps terminal.ambiguous"]);
+    });
+    test(`decision target "${name}" is not in scope`, () => {
+      const route = decisionStep("route", { cases: [{ when: "{{ steps.a.output == 'x' }}", to: name }], default: "end" }, { needs: ["a"] });
+      assert.deepEqual(findingsOf(withSteps([aiStep("a"), route])), ["$.steps[1].with decision.target_not_in_scope"]);
+    });
+    test(`model "${name}" is not allowed by permissions.models`, () => {
+      assert.deepEqual(findingsOf(withSteps([aiStep("a", { with: { model: name, prompt: "x" } })])), ["$.steps[0].with.model model.disallowed"]);
+    });
+  }
+});

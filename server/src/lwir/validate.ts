@@ -3,6 +3,7 @@
 import { hashabilityProblem } from "./canonical";
 import { checkSchema } from "./schema";
 import { checkTemplateString, checkWholeTemplate, stepReferencesOf } from "./expressions";
+import { inPlainObject } from "./jsObject";
 import { sha256Hex } from "./sha256";
 import { isCycle, reaches, stronglyConnected, type Graph } from "./graph";
 import { type Path, ROOT, fileKey, index, key, pathString, segmentsOf } from "./path";
@@ -393,7 +394,7 @@ class Validator {
     const filesPath = key(withPath, "files");
     const fileNames = isObject(files) ? Object.keys(files) : [];
     // The reference uses `in`, so inherited names such as "toString" count as files (catalog 3.8).
-    if (fileNames.length > 0 && typeof entrypoint === "string" && !(entrypoint in (files as Obj)) && !(entrypoint in Object.prototype)) {
+    if (fileNames.length > 0 && typeof entrypoint === "string" && !inPlainObject(entrypoint, files as Obj)) {
       this.report("code.invalid_entrypoint", entryPath, `The entrypoint "${entrypoint}" is not one of the files.`);
     }
     if (fileNames.length === 0) {
