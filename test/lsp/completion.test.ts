@@ -100,6 +100,24 @@ describe("completion over LSP", () => {
       client.close(uri);
     });
 
+    test(`a document opened with an unterminated string: completion from the text as the user sees it (${format})`, async () => {
+      const uri = uriOf("opened-open-quote", format);
+      const text = render(workflow(), format);
+      const anchor = format === "json" ? '"prompt": "Report"' : "prompt: Report";
+      const typed = format === "json" ? '"prompt": "Report on {{ steps.' : 'prompt: "Report on {{ steps.';
+      const broken = text.replace(anchor, typed);
+      client.open(uri, broken);
+      const published = await client.waitForDiagnostics(uri, { version: 1 });
+      assert.ok(published.diagnostics.some((d) => d.code === "parse"), "the open quote is a parse error");
+      const position = client.document(uri).positionAt(broken.indexOf(typed) + typed.length);
+      assert.deepEqual(labels(await complete(uri, position)).sort(), ["check", "draft", "load", "route"]);
+      // and after typing one more character (an incremental change), the same
+      client.edit(uri, typed, typed + "d");
+      const after = client.document(uri).positionAt(client.text(uri).indexOf(typed) + typed.length + 1);
+      assert.ok(labels(await complete(uri, after)).includes("draft"), "draft is offered for the d typed");
+      client.close(uri);
+    });
+
     test(`step properties and schema properties (${format})`, async () => {
       const uri = uriOf("props", format);
       const doc = workflow();

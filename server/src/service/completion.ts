@@ -47,7 +47,7 @@ import {
   decisionTargets,
   isObject,
 } from "../lwir/validate";
-import type { Analysis } from "./analysis";
+import { analyzeText, type Analysis } from "./analysis";
 import {
   Positioner,
   blockMembers,
@@ -97,8 +97,41 @@ import { stepWindow } from "./completionLimit";
 export function provideCompletion(current: Analysis, lastGood: Analysis | undefined, position: Position, _settings?: unknown): CompletionList {
   const doc = current.document;
   const parsed = doc.parseErrors.length === 0 && !doc.tooDeep && doc.value !== undefined;
-  const source = parsed ? current : lastGood ?? current;
-  return complete(doc.text, doc.format, source, position, doc.offsetAt(position));
+  const offset = doc.offsetAt(position);
+  const source = parsed ? current : closedStringAnalysis(current, offset) ?? lastGood ?? current;
+  return complete(doc.text, doc.format, source, position, offset);
+}
+
+const closedStrings = new WeakMap<Analysis, { offset: number; analysis: Analysis | undefined }>();
+
+/**
+ * Typed in an editor that does not close quotes: the string under the cursor runs to the end of its
+ * line (`"prompt": "Decide on {{ steps.` in JSON, `prompt: "Decide on {{ steps.` in YAML), so the text
+ * does not parse. With the quote closed there it usually does, and that is the document as the user
+ * sees it: its facts are fresher than the last analysis that parsed, and there may be none (a file
+ * opened broken).
+ */
+function closedStringAnalysis(current: Analysis, offset: number): Analysis | undefined {
+  const doc = current.document;
+  if (doc.tooDeep) return undefined;
+  const cached = closedStrings.get(current);
+  if (cached && cached.offset === offset) return cached.analysis;
+  const token = cursorAt(doc.text, doc.format, offset)?.token;
+  let analysis: Analysis | undefined;
+  if (token && token.quote !== "" && !token.closed && !token.block) {
+    // In JSON the next member may already follow on the next line: then the comma is missing too.
+    const after = doc.text.slice(token.end);
+    const closings = doc.format === "json" && /^\s*"/.test(after) ? [token.quote, token.quote + ","] : [token.quote];
+    for (const closing of closings) {
+      const closed = analyzeText(doc.text.slice(0, token.end) + closing + after, doc.format);
+      if (closed.document.parseErrors.length === 0 && !closed.document.tooDeep) {
+        analysis = closed;
+        break;
+      }
+    }
+  }
+  closedStrings.set(current, { offset, analysis });
+  return analysis;
 }
 
 /**
