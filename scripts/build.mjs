@@ -3,9 +3,12 @@
 import { build } from "esbuild";
 import { existsSync, readFileSync } from "node:fs";
 
-const { version } = JSON.parse(readFileSync("package.json", "utf8"));
+const { version, repository } = JSON.parse(readFileSync("package.json", "utf8"));
+// Diagnostics, hovers and SARIF rules link to docs/rules/CODE.md in the repository's web view.
+const repositoryUrl = (typeof repository === "string" ? repository : repository.url).replace(/^git\+/, "").replace(/\.git$/, "");
+const ruleDocs = `${repositoryUrl}/blob/HEAD/docs/rules/`;
 const node = { bundle: true, platform: "node", format: "cjs", target: "node20", mainFields: ["module", "main"], sourcemap: true, logLevel: "warning",
-  define: { __LWIR_VERSION__: JSON.stringify(version) } };
+  define: { __LWIR_VERSION__: JSON.stringify(version), __LWIR_RULE_DOCS__: JSON.stringify(ruleDocs) } };
 const browser = { ...node, platform: "browser", target: "es2022", mainFields: ["browser", "module", "main"],
   conditions: ["browser"], define: { ...node.define, "process.env.NODE_ENV": '"production"' } };
 const entries = [

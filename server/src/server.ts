@@ -26,6 +26,7 @@ import {
   type InitializeResult,
 } from "vscode-languageserver";
 import { internalErrorDiagnostic, toDiagnostics, tooLargeDiagnostic } from "./service/diagnostics";
+import { withRuleLinks } from "./service/ruleDocs";
 import { provideCompletion, provideCompletionFromText, provideCompletionNearCursor } from "./service/completion";
 import { LazyTextDocument, lazyTextDocuments } from "./textDocument";
 import { CompletionDocumentation, completionWireOf, FULL_ITEMS, type CompletionWire } from "./service/completionList";
@@ -98,6 +99,8 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   let configurationRequests = false;
   let dynamicConfigurationRegistration = false;
   let relatedInformation = true;
+  /** The client shows `codeDescription` (a link to the rule's page): only then is it sent. */
+  let codeDescription = false;
   let diagnosticRefresh = false;
   let completionWire: CompletionWire = FULL_ITEMS;
   const completionDocumentation = new CompletionDocumentation();
@@ -168,6 +171,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     configurationRequests = capabilities.workspace?.configuration === true;
     dynamicConfigurationRegistration = capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
     relatedInformation = capabilities.textDocument?.publishDiagnostics?.relatedInformation !== false;
+    // Pulled diagnostics have their own capability since LSP 3.18; a 3.17 client declares it for pushed ones only.
+    const pushSupport = capabilities.textDocument?.publishDiagnostics?.codeDescriptionSupport;
+    codeDescription = (pullDiagnostics ? capabilities.textDocument?.diagnostic?.codeDescriptionSupport ?? pushSupport : pushSupport) === true;
     diagnosticRefresh = capabilities.workspace?.diagnostics?.refreshSupport === true;
     completionWire = completionWireOf(capabilities);
     const options = params.initializationOptions as { settings?: unknown } | null | undefined;
@@ -251,6 +257,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   /** The diagnostics of the document's current version under the current settings. */
   function diagnosticsOf(uri: string): Diagnostic[] {
+    const diagnostics = analyse(uri);
+    return codeDescription ? withRuleLinks(diagnostics) : diagnostics;
+  }
+
+  function analyse(uri: string): Diagnostic[] {
     if (!settings.validation.enable) return [];
     const state = workspace.getState(uri);
     if (!state || state.kind === "ignored") return [];

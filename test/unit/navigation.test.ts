@@ -7,6 +7,7 @@ import { stringify as toYaml } from "yaml";
 import type { Hover, Location, Position, TextEdit, WorkspaceEdit } from "vscode-languageserver-types";
 import { analyzeText, type Analysis } from "../../server/src/service/analysis";
 import { provideHover } from "../../server/src/service/hover";
+import { expectedRuleDocsBase } from "../rule-docs";
 import { provideDefinition, provideReferences } from "../../server/src/service/definition";
 import { providePrepareRename, provideRename } from "../../server/src/service/rename";
 import { navigationIndex, stringAt } from "../../server/src/service/references";
@@ -266,6 +267,9 @@ for (const format of FORMATS) {
       assert.match(hoverText(f, keyPos(f, "outputStep")), /lastOutput/);
       assert.match(hoverText(f, keyPos(f, "apiVersion")), /littleworkflow\.dev\/v0\.1/);
       assert.match(hoverText(f, keyPos(f, "models")), /Model slot ids/);
+      const withKey = hoverText(f, keyPos(f, "with"));
+      assert.match(withKey, /`model` and `prompt` \(ai\.generate\)/);
+      assert.doesNotMatch(withKey, /catalog/i);
     });
 
     test("models and tools: where they are allowed and which steps use them", () => {
@@ -289,6 +293,9 @@ for (const format of FORMATS) {
       const text = hoverText(g, g.pos("bad", 1));
       assert.match(text, /\*\*`model\.disallowed`\*\* — The model is not listed in permissions\.models\./);
       assert.match(text, /\*How to fix:\* Add the model to `permissions\.models`/);
+      // the rule's page, not a document users do not have
+      assert.ok(text.includes(`](${expectedRuleDocsBase()}model.disallowed.md)`), text);
+      assert.doesNotMatch(text, /catalog/i);
       assert.match(text, /\*\*model `gpt-x`\*\*/);
       assert.match(text, /Not listed in `permissions\.models`/);
       // on a step reference with an undeclared dependency: the step and the finding

@@ -9,6 +9,7 @@ import Ajv from "ajv-draft-04";
 import type * as Sarif from "sarif";
 import { artifactLocation, toSarif } from "../../server/src/cli/format-sarif";
 import { RULES } from "../../server/src/lwir/codes";
+import { expectedRuleDocsBase } from "../rule-docs";
 import type { FileReport } from "../../server/src/cli/report";
 
 const SCHEMA = "node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json";
@@ -86,6 +87,14 @@ describe("SARIF formatter (hand-made reports)", () => {
     }
   });
 
+  test("every rule links to its page in docs/rules (helpUri)", () => {
+    const base = expectedRuleDocsBase();
+    for (const rule of log.runs[0].tool.driver.rules!) {
+      assert.equal(rule.helpUri, `${base}${rule.id}.md`);
+      assert.ok(existsSync(`docs/rules/${rule.id}.md`), rule.id);
+    }
+  });
+
   test("results: parse errors, findings sorted by path then code, 1-based regions, LWIR path", () => {
     const results = log.runs[0].results!;
     assert.deepEqual(results.map((x) => [x.ruleId, x.properties?.path]), [
@@ -135,6 +144,8 @@ describe("lwir validate --format sarif (built CLI)", () => {
     assert.equal(run0.tool.driver.version, pkg.version);
     assert.equal(run0.invocations![0].executionSuccessful, true);
     const rules = run0.tool.driver.rules!;
+    // The build defines the same page links as the sources.
+    for (const rule of rules) assert.equal(rule.helpUri, `${expectedRuleDocsBase()}${rule.id}.md`);
     // Expected results, in order: per file, parse errors then findings (already sorted in the JSON).
     const report = JSON.parse(json.stdout) as { files: { file: string; parseErrors: { message: string; range: ReturnType<typeof r> }[]; findings: { code: string; path: string; message: string; range: ReturnType<typeof r> }[] }[] };
     const expected = report.files.flatMap((f) => [

@@ -4,7 +4,8 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as Sarif from "sarif";
 import { sortFindings, compareRanges, type Failure, type FileReport, type Range } from "./report";
-import { PARSE_RULE, RULES } from "../lwir/codes";
+import { OWN_RULES, PARSE_RULE, RULES } from "../lwir/codes";
+import { ruleDocsUrl } from "../service/ruleDocs";
 
 export interface SarifOptions {
   /** The tool version (from package.json). */
@@ -24,10 +25,12 @@ function ruleName(code: string): string {
 }
 
 function rule(code: string, description: string): Sarif.ReportingDescriptor {
+  const helpUri = ruleDocsUrl(code);
   return {
     id: code,
     name: ruleName(code),
     shortDescription: { text: description },
+    ...(helpUri !== undefined ? { helpUri } : {}),
     defaultConfiguration: { level: "error" },
     properties: { tags: code === PARSE_RULE ? ["lwir", "syntax"] : ["lwir"] },
   };
@@ -54,7 +57,8 @@ function level(severity: string): Sarif.Result.level {
 
 export function toSarif(files: readonly FileReport[], options: SarifOptions): Sarif.Log {
   // Every code gets a rule, so ruleIndex values are stable from one run to the next.
-  const rules = [rule(PARSE_RULE, "The file is not readable JSON or YAML text."), ...RULES.map(([code, text]) => rule(code, text))];
+  const parse = OWN_RULES.find((r) => r.code === PARSE_RULE)!;
+  const rules = [rule(PARSE_RULE, parse.description), ...RULES.map(([code, text]) => rule(code, text))];
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const ruleIndexOf = (code: string): number => {
     let i = index.get(code);

@@ -1,5 +1,6 @@
-// The 61 finding codes of the LWIR validator (findings catalog, section 3.12) with one-line
-// descriptions, for SARIF rule metadata and hovers. `parse` is the CLI's own rule for text that does not parse.
+// The 61 finding codes of the LWIR validator with one-line descriptions, for SARIF rule metadata and
+// hovers, and the codes of LWIR Tools' own diagnostics (OWN_RULES). Each code has a page in
+// docs/rules/ (test/unit/rule-pages.test.ts keeps the pages and these lists in step).
 
 export const PARSE_RULE = "parse";
 
@@ -65,4 +66,21 @@ export const RULES: ReadonlyArray<readonly [code: string, description: string]> 
   ["parallel.fan_in_output_step_invalid", "fanIn.outputStep must name a non-decision step of the body."],
   ["parallel.missing_steps", "A parallel step needs a non-empty steps list."],
   ["parallel.nested_unsupported", "A parallel step cannot be nested inside another parallel body."],
+];
+
+/** Severity of a diagnostic of our own (findings of the runtime are always errors). */
+export type OwnRuleSeverity = "error" | "warning" | "information" | "hint";
+
+/**
+ * Codes of LWIR Tools' own diagnostics: never findings of the runtime, never part of a document's
+ * validity. The errors say the tool could not check the document; the warnings point at text the
+ * runtime accepts but that probably does not do what its author meant.
+ */
+export const OWN_RULES: ReadonlyArray<{ readonly code: string; readonly severity: OwnRuleSeverity; readonly description: string }> = [
+  { code: PARSE_RULE, severity: "error", description: "The file is not readable JSON or YAML text, so nothing in it was checked." },
+  { code: "lwir.parse_warning", severity: "warning", description: "The YAML parser warns about text the runtime still accepts, such as an unknown tag." },
+  { code: "lwir.yaml_unquoted_template", severity: "warning", description: "An unquoted {{ }} in YAML is read as a mapping, not as a template string." },
+  { code: "lwir.inherited_function_name", severity: "warning", description: "An expression calls a name every JavaScript object has (toString, valueOf, …): accepted, but it cannot work at run time." },
+  { code: "lwir.file_too_large", severity: "warning", description: "The document is larger than lwir.maxFileSize, so the editor does not analyse it." },
+  { code: "lwir.internal_error", severity: "error", description: "LWIR Tools failed while analysing the document (a bug in the tool, not in the document)." },
 ];

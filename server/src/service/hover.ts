@@ -9,6 +9,7 @@
 import { propertiesOf, schemaAt } from "./schemaInfo";
 import { MarkupKind, type Hover, type Position, type Range } from "vscode-languageserver-types";
 import { RULES } from "../lwir/codes";
+import { ruleDocsUrl } from "./ruleDocs";
 import { EXPRESSION_FUNCTIONS, EXPRESSION_ROOTS, STEP_PROPERTIES, parseExpression, templateAt, type ExprNode } from "../lwir/expressions";
 import { valueAt } from "../lwir/path";
 import type { PathSegment } from "../lwir/types";
@@ -539,11 +540,13 @@ const FIXES: Record<string, string> = {
   "parallel.nested_unsupported": "Move this parallel step out of the body: parallel steps do not nest.",
 };
 
-/** The rule and its fix (the editor shows the finding's own message with the diagnostic). */
+/** The rule, its fix and its page (the editor shows the finding's own message with the diagnostic). */
 function findingMarkdown(findingCode: string): string {
   const rule = RULE_TEXT.get(findingCode);
   const fix = FIXES[findingCode];
+  const page = ruleDocsUrl(findingCode);
   const lines = [`**${code(findingCode)}**${rule ? ` — ${rule}` : ""}`];
   if (fix) lines.push(`*How to fix:* ${fix}`);
+  if (page) lines.push(`[The ${code(findingCode)} rule: examples and details](${page})`);
   return lines.join("\n\n");
 }

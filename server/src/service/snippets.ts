@@ -396,7 +396,7 @@ export const STEP_KEYS: ReadonlyArray<{ key: string; doc: string }> = [
   { key: "id", doc: "The step id: unique in its list; no `.`, `[`, `]` or `@attempt_`." },
   { key: "uses", doc: "The step type: ai.generate, tool.call, code.run, parallel or decision." },
   { key: "needs", doc: "Steps of the same list (or, in a parallel body, steps the parallel step needs) that must finish first. Every step read with `{{ steps.X }}` must be listed." },
-  { key: "with", doc: "The type's settings (catalog section 4)." },
+  { key: "with", doc: "The settings of the step's type: `model` and `prompt` (ai.generate), `tool` and `args` (tool.call), `entrypoint`, `files` and `sandbox` (code.run), `items`, `itemKey`, `cardinality`, … (parallel), `cases` and `default` (decision)." },
   { key: "input", doc: "The step input; its strings may hold `{{ }}` expressions." },
   { key: "output", doc: "The output contract: a mode and, for object/array, a schema. Not allowed on a decision step." },
   { key: "maxVisits", doc: "How often the step may run in one run (1–100, default 1). Every step on a loop needs at least 2." },
