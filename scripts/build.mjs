@@ -1,13 +1,20 @@
 // Bundles the CLI, the language server (Node and web worker) and the extension (Node and browser)
 // into dist/ with esbuild. Entries whose source does not exist yet are skipped.
+//   node scripts/build.mjs                development: readable bundles with linked source maps (npm run build)
+//   node scripts/build.mjs --production   what ships: minified, no source maps (vsce runs it as vscode:prepublish);
+//                                         the .vsix leaves .map files out, so a linked map would only dangle
 import { build } from "esbuild";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 
+const production = process.argv.includes("--production");
 const { version, repository } = JSON.parse(readFileSync("package.json", "utf8"));
 // Diagnostics, hovers and SARIF rules link to docs/rules/CODE.md in the repository's web view.
 const repositoryUrl = (typeof repository === "string" ? repository : repository.url).replace(/^git\+/, "").replace(/\.git$/, "");
 const ruleDocs = `${repositoryUrl}/blob/HEAD/docs/rules/`;
-const node = { bundle: true, platform: "node", format: "cjs", target: "node20", mainFields: ["module", "main"], sourcemap: true, logLevel: "warning",
+// A clean folder: no map or bundle of an earlier build lingers beside the new ones.
+rmSync("dist", { recursive: true, force: true });
+const node = { bundle: true, platform: "node", format: "cjs", target: "node20", mainFields: ["module", "main"], logLevel: "warning",
+  sourcemap: !production, minify: production,
   define: { __LWIR_VERSION__: JSON.stringify(version), __LWIR_RULE_DOCS__: JSON.stringify(ruleDocs) } };
 const browser = { ...node, platform: "browser", target: "es2022", mainFields: ["browser", "module", "main"],
   conditions: ["browser"], define: { ...node.define, "process.env.NODE_ENV": '"production"' } };

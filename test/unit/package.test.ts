@@ -1,31 +1,168 @@
-// The extension packages into an installable .vsix (vsce, offline) with the bundles, grammars and manifest.
+// What ships: `npm run package`'s .vsix, built as vsce builds it (its vscode:prepublish step makes the
+// production bundles), read back entry by entry. The package is made in a copy of the project so that
+// the production build does not replace the dist/ that other tests are running at the same time.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, resolve } from "node:path";
+import { inflateRawSync } from "node:zlib";
 
-test("vsce packages the extension with exactly the files it needs (as `npm run package` calls it)", () => {
-  const out = join(mkdtempSync(join(tmpdir(), "lwir-vsix-")), "lwir.vsix");
-  // the package script's own vsce arguments (the README's images need its base URLs), another output file
-  const script: string = JSON.parse(readFileSync("package.json", "utf8")).scripts.package;
+const ROOT = process.cwd();
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+
+/** The package script's own vsce arguments (the README's link bases among them), writing to `out`. */
+function packageArgs(out: string): string[] {
+  const script: string = manifest.scripts.package;
   const args = script.slice(script.indexOf("vsce package") + "vsce package".length).trim().split(/\s+/);
   const i = args.indexOf("--out");
-  args.splice(i, 2, "--out", out);
-  const res = spawnSync(process.execPath, ["node_modules/@vscode/vsce/vsce", "package", ...args], { encoding: "utf8", input: "" });
-  assert.equal(res.status, 0, res.stderr + res.stdout);
-  assert.ok(statSync(out).size > 100_000);
-  const list = spawnSync(process.execPath, ["node_modules/@vscode/vsce/vsce", "ls", "--no-dependencies"], { encoding: "utf8", input: "" });
-  assert.equal(list.status, 0, list.stderr);
-  const files = list.stdout.trim().split("\n").map((f) => `extension/${f.trim()}`).sort();
-  for (const f of ["extension/package.json", "extension/dist/extension.js", "extension/dist/server.js", "extension/dist/web/extension.js",
-    "extension/dist/web/server.js", "extension/syntaxes/lwir-expression.tmLanguage.json", "extension/images/icon.png", "extension/LICENSE"]) {
-    assert.ok(files.includes(f), `${f} missing from the .vsix: ${files.join(", ")}`);
+  if (i >= 0) args.splice(i, 2);
+  return [...args, "--out", out];
+}
+
+function argValue(name: string): string {
+  const args = packageArgs("x");
+  const i = args.indexOf(name);
+  assert.ok(i >= 0 && args[i + 1], `the package script passes ${name}`);
+  return args[i + 1];
+}
+
+/** The entries of a zip archive (stored or deflated, as vsce writes them), by name. */
+function readZip(zip: Buffer): Map<string, Buffer> {
+  let end = zip.length - 22;
+  while (end >= 0 && zip.readUInt32LE(end) !== 0x06054b50) end--;
+  assert.ok(end >= 0, "the .vsix is a zip archive");
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const entries = new Map<string, Buffer>();
+  for (let n = 0; n < count; n++) {
+    assert.equal(zip.readUInt32LE(at), 0x02014b50, "central directory entry");
+    const method = zip.readUInt16LE(at + 10);
+    const compressedSize = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const extraLength = zip.readUInt16LE(at + 30);
+    const commentLength = zip.readUInt16LE(at + 32);
+    const local = zip.readUInt32LE(at + 42);
+    const name = zip.toString("utf8", at + 46, at + 46 + nameLength);
+    const dataAt = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const data = zip.subarray(dataAt, dataAt + compressedSize);
+    assert.ok(method === 0 || method === 8, `${name}: compression method ${method}`);
+    entries.set(name, method === 8 ? inflateRawSync(data) : Buffer.from(data));
+    at += 46 + nameLength + extraLength + commentLength;
   }
-  assert.deepEqual(files.filter((f) => f.endsWith(".map") || f.includes("node_modules") || f.includes("/test/") || f.includes("/docs/")), []);
-  const manifest = JSON.parse(readFileSync("package.json", "utf8"));
-  assert.deepEqual(manifest.capabilities.untrustedWorkspaces.supported, true);
-  assert.equal(manifest.capabilities.virtualWorkspaces, true);
-  assert.ok(manifest.activationEvents.length > 0);
+  return entries;
+}
+
+/** Packs the project as `npm run package` does, in a copy of it; returns the .vsix's entries. */
+function packInCopy(): Map<string, Buffer> {
+  const work = mkdtempSync(join(tmpdir(), "lwir-vsix-"));
+  const copy = join(work, "project");
+  const skip = new Set(["node_modules", ".git", "out", "dist", ".e2e-cache", "test-results", join("bench", "tmp")]);
+  try {
+    cpSync(ROOT, copy, {
+      recursive: true,
+      filter: (src) => {
+        const rel = relative(ROOT, src);
+        return !skip.has(rel) && !rel.endsWith(".vsix");
+      },
+    });
+    symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
+    const out = join(work, "lwir.vsix");
+    // stdin closed: vsce asks questions on a terminal when the manifest lacks something; here it must fail instead
+    const res = spawnSync(process.execPath, [join(ROOT, "node_modules/@vscode/vsce/vsce"), "package", ...packageArgs(out)],
+      { cwd: copy, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    assert.equal(res.status, 0, res.stderr + res.stdout);
+    assert.match(res.stdout, /vscode:prepublish/, "vsce ran the production build");
+    return readZip(readFileSync(out));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+const entries = packInCopy();
+const files = [...entries.keys()].sort();
+const text = (name: string): string => {
+  const data = entries.get(name);
+  assert.ok(data, `${name} is in the .vsix`);
+  return data.toString("utf8");
+};
+
+/** The files the manifest itself points at, as package paths. */
+function manifestFiles(): string[] {
+  const paths: string[] = [manifest.icon, manifest.main, manifest.browser, ...Object.values(manifest.bin as Record<string, string>),
+    ...manifest.contributes.grammars.map((g: { path: string }) => g.path),
+    ...(manifest.contributes.jsonValidation ?? []).map((j: { url: string }) => j.url).filter((u: string) => !/^[a-z]+:/i.test(u))];
+  return paths.map((p) => `extension/${p.replace(/^\.\//, "")}${/\.[a-z]+$/i.test(p) ? "" : ".js"}`);
+}
+
+test("the .vsix holds exactly what a user needs", () => {
+  const exact = [
+    "[Content_Types].xml", "extension.vsixmanifest",
+    "extension/package.json", "extension/readme.md", "extension/changelog.md", "extension/LICENSE.txt", "extension/images/icon.png",
+    "extension/dist/extension.js", "extension/dist/server.js", "extension/dist/cli.js",
+    "extension/dist/web/extension.js", "extension/dist/web/server.js",
+    ...manifest.contributes.grammars.map((g: { path: string }) => `extension/${g.path.replace(/^\.\//, "")}`),
+  ];
+  // JSON Schemas for editors without our server: any number, each a JSON file straight under schemas/
+  const optional = [/^extension\/schemas\/[^/]+\.json$/];
+  const unexpected = files.filter((f) => !exact.includes(f) && !optional.some((p) => p.test(f)));
+  assert.deepEqual(unexpected, [], "files in the .vsix that a user does not need");
+  assert.deepEqual(exact.filter((f) => !files.includes(f)), [], "files missing from the .vsix");
+  assert.deepEqual(manifestFiles().filter((f) => !files.includes(f)), [], "files package.json names but the .vsix lacks");
+  assert.deepEqual(files.filter((f) => /\.(map|ts)$|\/(src|test|node_modules|docs)\//.test(f)), []);
+  for (const f of files.filter((x) => x.endsWith(".json"))) assert.doesNotThrow(() => JSON.parse(text(f)), f);
+  const shipped = JSON.parse(text("extension/package.json"));
+  assert.equal(shipped.capabilities.untrustedWorkspaces.supported, true);
+  assert.equal(shipped.capabilities.virtualWorkspaces, true);
+});
+
+test("the bundles are minified and name no source map", () => {
+  const bundles = files.filter((f) => f.startsWith("extension/dist/"));
+  assert.equal(bundles.length, 5);
+  for (const f of bundles) {
+    const js = text(f);
+    assert.doesNotMatch(js, /sourceMappingURL/, `${f} points at a source map the .vsix does not hold`);
+    // a readable esbuild bundle has about 40 bytes a line; a minified one thousands
+    const lines = js.split("\n").length;
+    assert.ok(js.length / lines > 1000, `${f}: ${js.length} bytes in ${lines} lines is not minified`);
+  }
+  assert.match(text("extension/dist/cli.js"), /^#!\/usr\/bin\/env node\n/, "the CLI keeps its shebang line");
+});
+
+const readmeLinks = () => {
+  const readme = text("extension/readme.md");
+  const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g), ...readme.matchAll(/<img[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]);
+  const pages = [...readme.matchAll(/(?<!!)\[[^\]]*\]\(([^)\s]+)/g)].map((m) => m[1]).filter((u) => !u.startsWith("#"));
+  return { images, pages };
+};
+
+test("the packaged README's images resolve: PNG files of the repository under the package script's --baseImagesUrl", () => {
+  const base = argValue("--baseImagesUrl");
+  const { images } = readmeLinks();
+  assert.ok(images.length >= 5, "the README shows screenshots");
+  const wrong = images.filter((url) => !url.startsWith(base) || !/\.png$/.test(url) || !existsSync(resolve(ROOT, url.slice(base.length))));
+  assert.deepEqual(wrong, [], `images not found in the repository under ${base} (or not PNG, which the Marketplace requires)`);
+});
+
+test("the packaged README's links resolve: repository files under the package script's --baseContentUrl", () => {
+  const base = argValue("--baseContentUrl");
+  const { pages } = readmeLinks();
+  assert.ok(pages.length >= 3, "the README links to its other pages");
+  // a link left relative would not resolve on the Marketplace; other absolute links are not ours to check
+  const relativeLeft = pages.filter((url) => !url.startsWith(base) && !/^https:\/\//.test(url));
+  assert.deepEqual(relativeLeft, [], "links vsce did not make absolute");
+  const missing = pages.filter((url) => url.startsWith(base))
+    .map((url) => decodeURIComponent(url.slice(base.length).replace(/#.*$/, "")))
+    .filter((path) => !existsSync(resolve(ROOT, path)));
+  assert.deepEqual(missing, [], "pages the README links to that are not in the repository");
+});
+
+test("the README starts with the two commands a newcomer types, and CI runs the same test command", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const block = /^# [^\n]+\n+```sh\n([^`]+)```/.exec(readme);
+  assert.ok(block, "README.md opens with its title and a shell block");
+  const commands = block[1].trim().split("\n").map((l) => l.replace(/\s+#.*$/, ""));
+  assert.deepEqual(commands, ["npm install && npm start", "npm install && npm test"]);
+  assert.match(readFileSync(join(ROOT, ".ci", "run"), "utf8"), /^npm install && npm test\b/m);
 });

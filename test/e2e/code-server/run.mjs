@@ -54,7 +54,10 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.on(signal, () => void finish([`${PART} run`, `interrupted by ${signal}`]));
 }
 
-/** Packs the .vsix like `npm run package` (vsce 3.9, offline), into this run's folder rather than the shared repo root. */
+/**
+ * Packs the .vsix like `npm run package` (vsce 3.9, offline), into this run's folder rather than the shared repo root.
+ * vsce first runs vscode:prepublish, so dist/ then holds the production bundles, the ones users get.
+ */
 function packageVsix(out) {
   return new Promise((resolvePromise, reject) => {
     const vsce = join(ROOT, "node_modules", "@vscode", "vsce", "vsce");
