@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { annotationPath, commandOf, escapeData, escapeProperty, formatGithub, position } from "../../server/src/cli/format-github";
+import { parseArgs } from "../../server/src/cli/args";
 import type { FileReport, Range } from "../../server/src/cli/report";
 
 const r = (l1: number, c1: number, l2: number, c2: number): Range => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
@@ -47,4 +48,10 @@ test("one command per problem in source order, failures as errors, then a plain 
     "",
   ].join("\n"));
   assert.equal(formatGithub(files.slice(1), { baseDir: "/ws" }), "lwir: 1 file checked, no problems\n");
+});
+
+test("arguments: --format github, and `lwir schema` with no argument", () => {
+  assert.deepEqual(parseArgs(["validate", "--format=github", "a"]), { kind: "validate", format: "github", exitZero: false, paths: ["a"] });
+  assert.deepEqual(parseArgs(["schema"]), { kind: "schema" });
+  assert.equal(parseArgs(["schema", "--format", "json"]).kind, "usage-error");
 });
