@@ -43,7 +43,7 @@ if (server === "ours") {
     initializationOptions: { settings: { validation: { delay: 0 } } },
   });
 } else {
-  const schemaUri = pathToFileURL(join(root, "bench", "lwir.schema.json")).href;
+  const schemaUri = pathToFileURL(join(root, "schemas", "lwir.schema.json")).href;
   const yamlSettings = {
     validate: true,
     completion: true,

@@ -1,4 +1,4 @@
-// Series 4 in process: the peers a user would pick instead, with bench/lwir.schema.json.
+// Series 4 in process: the peers a user would pick instead, with schemas/lwir.schema.json (the product schema).
 //   JSON: vscode-json-languageservice, parseJSONDocument + doValidation (schema validation only).
 //   YAML: yaml-language-server's language service, doValidation; and its doComplete right after typing
 //         `.` in `{{ steps` (a new version, so it parses first), like our completion series.
@@ -10,7 +10,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import { FLOOR, args, completionSite, emit, interleave, positionAt, readWorkload, require, summarize, timed, timedSync, variant } from "../lib.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const schemaPath = join(here, "..", "lwir.schema.json");
+const schemaPath = join(here, "..", "..", "schemas", "lwir.schema.json");
 const schemaUri = pathToFileURL(schemaPath).href;
 const schema = JSON.parse(readFileSync(schemaPath, "utf8"));
 const a = args();

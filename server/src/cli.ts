@@ -4,10 +4,13 @@ import { version, repository } from "../../package.json";
 import { parseArgs, USAGE, type OutputFormat } from "./cli/args";
 import { checkFile, isFailure } from "./cli/check";
 import { collectFiles } from "./cli/files";
+import { formatGithub } from "./cli/format-github";
 import { formatJson } from "./cli/format-json";
 import { formatSarif } from "./cli/format-sarif";
 import { formatText, shouldColor } from "./cli/format-text";
 import { problemCount, type Failure, type FileReport } from "./cli/report";
+// Bundled into dist/cli.js, so `lwir schema` needs no file beside the bundle.
+import lwirSchema from "../../schemas/lwir.schema.json";
 
 const INFORMATION_URI = repository.url.replace(/\.git$/, "");
 
@@ -19,6 +22,9 @@ function run(argv: readonly string[]): number {
       return 0;
     case "version":
       process.stdout.write(`${version}\n`);
+      return 0;
+    case "schema":
+      process.stdout.write(JSON.stringify(lwirSchema, null, 2) + "\n");
       return 0;
     case "usage-error":
       process.stderr.write(`lwir: ${command.message}\n\n${USAGE}`);
@@ -47,6 +53,8 @@ function render(format: OutputFormat, reports: readonly FileReport[], failures: 
   switch (format) {
     case "json":
       return formatJson(reports);
+    case "github":
+      return formatGithub(reports, { baseDir: process.cwd(), failures });
     case "sarif":
       return formatSarif(reports, { version, informationUri: INFORMATION_URI, baseDir: process.cwd(), failures });
     case "text":

@@ -1,4 +1,4 @@
-// bench/lwir.schema.json, the JSON Schema the benchmark hands the generic peers: it must accept every
+// schemas/lwir.schema.json, the JSON Schema the benchmark hands the generic peers: it must accept every
 // valid LWIR document we know of (or the peers would be measured reporting false errors) and refuse the
 // structural mistakes a schema can see.
 import { test } from "node:test";
@@ -14,7 +14,7 @@ const SHARED = join(ROOT, "..", "shared");
 const GEN = join(SHARED, "bench", "gen-lwir.mjs");
 
 function validator() {
-  const schema = JSON.parse(readFileSync(join(ROOT, "bench", "lwir.schema.json"), "utf8")) as object;
+  const schema = JSON.parse(readFileSync(join(ROOT, "schemas", "lwir.schema.json"), "utf8")) as object;
   const ajv = new Ajv({ allErrors: true, strict: false });
   return ajv.compile(schema);
 }

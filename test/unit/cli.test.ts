@@ -471,7 +471,7 @@ describe("exit codes", () => {
   test("--help and --version exit 0", () => {
     const help = lwir(["--help"]);
     assert.equal(help.status, 0);
-    assert.match(help.stdout, /^Usage: lwir validate \[--format text\|json\|sarif\] \[--exit-zero\] PATH\.\.\./);
+    assert.match(help.stdout, /^Usage: lwir validate \[--format text\|json\|sarif\|github\] \[--exit-zero\] PATH\.\.\./);
     assert.equal(lwir(["validate", "-h"]).status, 0);
     const version = lwir(["--version"]);
     assert.equal(version.status, 0);

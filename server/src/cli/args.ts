@@ -1,22 +1,25 @@
 // Command-line parsing for `lwir`: no dependency, strict (an unknown option is a usage error, so a
 // typo never silently changes what CI checks).
 
-export type OutputFormat = "text" | "json" | "sarif";
+export type OutputFormat = "text" | "json" | "sarif" | "github";
 
 export type Command =
   | { kind: "help" }
   | { kind: "version" }
+  | { kind: "schema" }
   | { kind: "validate"; format: OutputFormat; exitZero: boolean; paths: string[] }
   | { kind: "usage-error"; message: string };
 
-export const USAGE = `Usage: lwir validate [--format text|json|sarif] [--exit-zero] PATH...
+export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--exit-zero] PATH...
+       lwir schema      (prints the JSON Schema of LWIR, for editors without the LWIR server)
 
 Checks LWIR workflows (little-workflow) with the same rules as the runtime's validator.
 A PATH is a file (checked whatever its name) or a folder (searched recursively for
 *.lwir.json, *.lwir.yaml and *.lwir.yml, skipping node_modules and .git).
 
 Options:
-  --format FORMAT  text (default), json, or sarif (SARIF 2.1.0, e.g. for GitHub code scanning)
+  --format FORMAT  text (default), json, sarif (SARIF 2.1.0, e.g. for GitHub code scanning)
+                   or github (workflow commands: annotations in GitHub Actions)
   --exit-zero      exit 0 even when files have problems (2 is still returned when the tool fails)
   -h, --help       print this help
   --version        print the version
@@ -25,7 +28,7 @@ Exit status: 0 no problems, 1 some file has findings or does not parse,
 2 wrong usage or a path could not be read.
 `;
 
-const FORMATS: readonly OutputFormat[] = ["text", "json", "sarif"];
+const FORMATS: readonly OutputFormat[] = ["text", "json", "sarif", "github"];
 
 export function parseArgs(argv: readonly string[]): Command {
   if (argv.length === 0) return { kind: "usage-error", message: "missing command" };
@@ -36,6 +39,7 @@ export function parseArgs(argv: readonly string[]): Command {
   if (options.includes("--version")) return { kind: "version" };
 
   const [command, ...rest] = argv;
+  if (command === "schema") return rest.length === 0 ? { kind: "schema" } : { kind: "usage-error", message: "lwir schema takes no argument" };
   if (command !== "validate") {
     return { kind: "usage-error", message: command.startsWith("-") ? `unknown option ${command}` : `unknown command ${command}` };
   }

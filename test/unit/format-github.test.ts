@@ -1,0 +1,57 @@
+// `--format github`: workflow commands the Actions runner turns into annotations. Hand-made reports.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { annotationPath, commandOf, escapeData, escapeProperty, formatGithub, position } from "../../server/src/cli/format-github";
+import { parseArgs } from "../../server/src/cli/args";
+import type { FileReport, Range } from "../../server/src/cli/report";
+
+const r = (l1: number, c1: number, l2: number, c2: number): Range => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
+
+test("levels: error, warning, and notice for anything milder", () => {
+  assert.deepEqual(["error", "warning", "hint", "info", "note"].map(commandOf), ["error", "warning", "notice", "notice", "notice"]);
+});
+
+test("escaping: % first, line breaks in data, also : and , in properties", () => {
+  assert.equal(escapeData("50% a\r\nb:c,d"), "50%25 a%0D%0Ab:c,d");
+  assert.equal(escapeProperty("a:b,c%"), "a%3Ab%2Cc%25");
+});
+
+test("positions are 1-based with an inclusive end column; an empty range keeps one column", () => {
+  assert.equal(position(r(47, 13, 47, 19)), "line=48,col=14,endLine=48,endColumn=19");
+  assert.equal(position(r(0, 0, 0, 0)), "line=1,col=1,endLine=1,endColumn=1");
+  assert.equal(position(r(2, 5, 4, 0)), "line=3,col=6,endLine=5,endColumn=1");
+});
+
+test("file names relative to the workspace with forward slashes; outside it as given", () => {
+  assert.equal(annotationPath("./flows/a.lwir.yaml", "/ws"), "flows/a.lwir.yaml");
+  assert.equal(annotationPath("/ws/flows/b.lwir.json", "/ws"), "flows/b.lwir.json");
+  assert.equal(annotationPath("/elsewhere/c.lwir.json", "/ws"), "/elsewhere/c.lwir.json");
+});
+
+test("one command per problem in source order, failures as errors, then a plain summary", () => {
+  const files: FileReport[] = [
+    { file: "a,b:c.lwir.yaml", format: "yaml", text: "", valid: false, workflowVersion: null,
+      parseErrors: [{ message: "Bad indentation\n\n 3 | x\n   ^", range: r(2, 0, 2, 1) }],
+      findings: [
+        { code: "step.invalid_id", path: "$.steps[0].id", message: "dots are not allowed", severity: "error", range: r(5, 8, 5, 11) },
+        { code: "lwir.unquoted_template", path: "$.steps[0].with.prompt", message: "quote it", severity: "warning", range: r(4, 2, 4, 9) },
+      ] },
+    { file: "ok.lwir.json", format: "json", text: "", valid: true, workflowVersion: { id: "wfver_0", hash: "sha256:0" }, parseErrors: [], findings: [] },
+  ];
+  const out = formatGithub(files, { baseDir: "/ws", failures: [{ path: "gone", reason: "no such file or folder", kind: "unreadable" }] });
+  assert.equal(out, [
+    "::error file=a%2Cb%3Ac.lwir.yaml,line=3,col=1,endLine=3,endColumn=1,title=parse::Bad indentation",
+    "::warning file=a%2Cb%3Ac.lwir.yaml,line=5,col=3,endLine=5,endColumn=9,title=lwir.unquoted_template::quote it",
+    "::error file=a%2Cb%3Ac.lwir.yaml,line=6,col=9,endLine=6,endColumn=11,title=step.invalid_id::dots are not allowed",
+    "::error title=lwir::cannot read gone: no such file or folder",
+    "lwir: 3 problems in 1 of 2 files; 1 path could not be checked",
+    "",
+  ].join("\n"));
+  assert.equal(formatGithub(files.slice(1), { baseDir: "/ws" }), "lwir: 1 file checked, no problems\n");
+});
+
+test("arguments: --format github, and `lwir schema` with no argument", () => {
+  assert.deepEqual(parseArgs(["validate", "--format=github", "a"]), { kind: "validate", format: "github", exitZero: false, paths: ["a"] });
+  assert.deepEqual(parseArgs(["schema"]), { kind: "schema" });
+  assert.equal(parseArgs(["schema", "--format", "json"]).kind, "usage-error");
+});
