@@ -14,6 +14,7 @@ import type { PathSegment, ReferenceDetails } from "../lwir/types";
 import { API_VERSION, KIND, isObject } from "../lwir/validate";
 import type { Analysis, RangedFinding } from "./analysis";
 import { spanInString } from "./stringSource";
+import { levelOf, type NoticeSeverity, type RuleLevels } from "./rules";
 
 export const SOURCE = "lwir";
 /** Code of syntax errors (JSON or YAML): the document did not parse, so nothing was validated. */
@@ -179,9 +180,56 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
       severity: DiagnosticSeverity.Warning,
       source: SOURCE,
       code: YAML_UNQUOTED_TEMPLATE,
-      message: `YAML reads the unquoted ${shorten(hint.template.text)} as a mapping, not as a template string; write ${shorten(hint.template.replacement)}.`,
+      message: unquotedTemplateMessage(hint.template),
       data: { code: YAML_UNQUOTED_TEMPLATE, path: pathString(pathOfSegments(hint.segments)), segments: hint.segments, unquotedTemplate: hint.template } satisfies LwirDiagnosticData,
     });
+  }
+  return out;
+}
+
+function unquotedTemplateMessage(template: UnquotedTemplate): string {
+  return `YAML reads the unquoted ${shorten(template.text)} as a mapping, not as a template string; write ${shorten(template.replacement)}.`;
+}
+
+/** One of our own notices (never a finding) as plain data, at its default level: what the CLI reports. */
+export interface OwnNotice {
+  code: string;
+  path: string;
+  message: string;
+  range: Range;
+}
+
+/** The notices toDiagnostics adds beside parse errors and findings (parse warnings, YAML hints), in text order. */
+export function ownNotices(analysis: Analysis): OwnNotice[] {
+  const doc = analysis.document;
+  const out: OwnNotice[] = (doc.parseWarnings ?? []).map((p) => ({ code: PARSE_WARNING_CODE, path: "$", message: p.message, range: p.range }));
+  if (doc.format === "yaml") {
+    for (const hint of findUnquotedTemplates(doc)) {
+      out.push({ code: YAML_UNQUOTED_TEMPLATE, path: pathString(pathOfSegments(hint.segments)), message: unquotedTemplateMessage(hint.template), range: hint.template.range });
+    }
+  }
+  return out;
+}
+
+const SEVERITY: Record<NoticeSeverity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+/**
+ * The user's levels (`lwir.lint.rules`) applied to our own notices: "off" drops them, other levels set
+ * the severity. Parse errors and findings keep theirs (the runtime refuses those documents whatever the
+ * editor says).
+ */
+export function applyRuleLevels(diagnostics: Diagnostic[], levels: RuleLevels | undefined): Diagnostic[] {
+  if (!levels || Object.keys(levels).length === 0) return diagnostics;
+  const out: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    const level = typeof d.code === "string" ? levelOf(d.code, levels) : undefined;
+    if (level === undefined) out.push(d);
+    else if (level !== "off") out.push(d.severity === SEVERITY[level] ? d : { ...d, severity: SEVERITY[level] });
   }
   return out;
 }
