@@ -1,20 +1,23 @@
 // `lwir validate`: checks LWIR files with the same analysis as the language server and prints text,
 // JSON or SARIF. Exit 0 clean, 1 problems in files, 2 usage errors or paths the tool could not check.
 import { version, repository } from "../../package.json";
-import { parseArgs, USAGE, type OutputFormat } from "./cli/args";
-import { checkFile, isFailure } from "./cli/check";
+import { parseArgs, USAGE, type OutputFormat, type ValidateOptions } from "./cli/args";
+import { checkBytes, checkFile, isFailure } from "./cli/check";
 import { collectFiles } from "./cli/files";
 import { formatGithub } from "./cli/format-github";
 import { formatJson } from "./cli/format-json";
 import { formatSarif } from "./cli/format-sarif";
 import { formatText, shouldColor } from "./cli/format-text";
-import { problemCount, type Failure, type FileReport } from "./cli/report";
+import { countNotices, failureLine, problemCount, type Failure, type FileReport } from "./cli/report";
 // Bundled into dist/cli.js, so `lwir schema` needs no file beside the bundle.
 import lwirSchema from "../../schemas/lwir.schema.json";
 
 const INFORMATION_URI = repository.url.replace(/\.git$/, "");
+/** The name standard input is shown under without --stdin-filename. */
+const STDIN_NAME = "<stdin>";
+const UNMATCHED = "no *.lwir.json, *.lwir.yaml or *.lwir.yml file in this folder";
 
-function run(argv: readonly string[]): number {
+async function run(argv: readonly string[]): Promise<number> {
   const command = parseArgs(argv);
   switch (command.kind) {
     case "help":
@@ -30,29 +33,65 @@ function run(argv: readonly string[]): number {
       process.stderr.write(`lwir: ${command.message}\n\n${USAGE}`);
       return 2;
   }
-  const { files, failures, emptyFolders } = collectFiles(command.paths);
+  const { files, failures, emptyFolders, stdinIndex } = collectFiles(command.paths);
+  const warnings: string[] = [];
+  // Like ESLint's unmatched pattern: a folder that holds nothing to check is usually a wrong path in CI.
+  for (const folder of emptyFolders) {
+    if (command.errorOnUnmatched) failures.push({ path: folder, reason: UNMATCHED, kind: "unmatched" });
+    else warnings.push(`lwir: warning: ${folder}: ${UNMATCHED}\n`);
+  }
   const reports: FileReport[] = [];
   const allFailures: Failure[] = [...failures];
-  for (const file of files) {
-    const result = checkFile(file);
+  const check = (result: FileReport | Failure): void => {
     if (isFailure(result)) allFailures.push(result);
     else reports.push(result);
+  };
+  const stdin = stdinIndex >= 0 ? await readStdin(command) : undefined;
+  for (let i = 0; i <= files.length; i++) {
+    if (i === stdinIndex && stdin) check(stdin);
+    if (i < files.length) check(checkFile(files[i], { rules: command.rules }));
   }
   const messages = allFailures.map((f) =>
-    f.kind === "internal" ? `lwir: internal error while checking ${f.path}: ${f.reason}\n` : `lwir: cannot read ${f.path}: ${f.reason}\n`);
-  for (const folder of emptyFolders) messages.push(`lwir: warning: no *.lwir.json, *.lwir.yaml or *.lwir.yml file under ${folder}\n`);
+    f.kind === "unmatched" ? `lwir: ${failureLine(f)} (--no-error-on-unmatched-pattern allows it)\n` : `lwir: ${failureLine(f)}\n`);
+  messages.push(...warnings);
   if (messages.length > 0) process.stderr.write(messages.join(""));
+  // --max-warnings counts what was found, shown or not (--quiet only changes what is printed).
+  const warningCount = reports.reduce((n, r) => n + countNotices(r, "warning"), 0);
+  const shown = command.quiet ? reports.map(errorsOnly) : reports;
   // One write of the whole output (a reader that goes away early is handled below).
-  process.stdout.write(render(command.format, reports, allFailures));
+  process.stdout.write(render(command.format, shown, allFailures));
   if (allFailures.length > 0) return 2;
   if (command.exitZero) return 0;
-  return reports.some((r) => problemCount(r) > 0 || !r.valid) ? 1 : 0;
+  if (reports.some((r) => problemCount(r) > 0 || !r.valid)) return 1;
+  if (command.maxWarnings !== undefined && warningCount > command.maxWarnings) {
+    process.stderr.write(`lwir: ${warningCount} ${warningCount === 1 ? "warning" : "warnings"}, more than --max-warnings ${command.maxWarnings} allows\n`);
+    return 1;
+  }
+  return 0;
+}
+
+/** One document from standard input, shown under --stdin-filename (which also gives its format). */
+async function readStdin(options: ValidateOptions): Promise<FileReport | Failure> {
+  const name = options.stdinFilename ?? STDIN_NAME;
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  } catch (error) {
+    return { path: name, reason: `standard input: ${error instanceof Error ? error.message : String(error)}`, kind: "unreadable" };
+  }
+  // Without a name the format is sniffed from the text: "<stdin>" has no extension to go by.
+  return checkBytes(name, Buffer.concat(chunks), { rules: options.rules }, options.stdinFilename ?? "");
+}
+
+/** --quiet: what is left when only errors are reported. */
+function errorsOnly(report: FileReport): FileReport {
+  return report.notices?.length ? { ...report, notices: report.notices.filter((n) => n.severity === "error") } : report;
 }
 
 function render(format: OutputFormat, reports: readonly FileReport[], failures: readonly Failure[]): string {
   switch (format) {
     case "json":
-      return formatJson(reports);
+      return formatJson(reports, failures);
     case "github":
       return formatGithub(reports, { baseDir: process.cwd(), failures });
     case "sarif":
@@ -69,10 +108,13 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(2);
 });
 
-try {
-  process.exitCode = run(process.argv.slice(2));
-} catch (error) {
-  // Never a stack trace: the message is enough to report the bug.
-  process.stderr.write(`lwir: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 2;
-}
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // Never a stack trace: the message is enough to report the bug.
+    process.stderr.write(`lwir: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -25,7 +25,7 @@ import {
   type DocumentDiagnosticReport,
   type InitializeResult,
 } from "vscode-languageserver";
-import { internalErrorDiagnostic, toDiagnostics, tooLargeDiagnostic } from "./service/diagnostics";
+import { applyRuleLevels, internalErrorDiagnostic, toDiagnostics, tooLargeDiagnostic } from "./service/diagnostics";
 import { withRuleLinks } from "./service/ruleDocs";
 import { provideCompletion, provideCompletionFromText, provideCompletionNearCursor } from "./service/completion";
 import { LazyTextDocument, lazyTextDocuments } from "./textDocument";
@@ -265,11 +265,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     if (!settings.validation.enable) return [];
     const state = workspace.getState(uri);
     if (!state || state.kind === "ignored") return [];
-    if (state.kind === "tooLarge") return [tooLargeDiagnostic(state.size, state.limit)];
+    if (state.kind === "tooLarge") return applyRuleLevels([tooLargeDiagnostic(state.size, state.limit)], settings.lint.rules);
     const started = Date.now();
     let diagnostics: Diagnostic[];
     try {
-      diagnostics = toDiagnostics(workspace.getAnalysis(uri)!, { uri, relatedInformation });
+      diagnostics = applyRuleLevels(toDiagnostics(workspace.getAnalysis(uri)!, { uri, relatedInformation }), settings.lint.rules);
     } catch (error) {
       // A bug in a rule must not leave the user with silently stale squiggles: say so, once.
       logError(`analysing ${uri}`, error);

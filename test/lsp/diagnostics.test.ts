@@ -344,6 +344,66 @@ describe("settings", () => {
     }
   });
 
+  test("lwir.lint.rules: own rules get the chosen level (off drops), findings stay errors, bad entries are ignored", async () => {
+    const unquoted = [
+      "apiVersion: littleworkflow.dev/v0.1",
+      "kind: Workflow",
+      "metadata: {name: t}",
+      "input: {schema: {type: object}}",
+      "output: {schema: {type: object}}",
+      "permissions: {models: [m]}",
+      "steps:",
+      "  - id: assess",
+      "    uses: ai.generate",
+      "    with: {model: gpt-4o, prompt: {{ input.topic }}}",
+      "    output: {mode: object, schema: {type: object}}",
+      "",
+    ].join("\n");
+    const rules = {
+      "lwir.yaml_unquoted_template": "hint",
+      "model.disallowed": "off", // a runtime finding: cannot be set, ignored
+      "no.such_rule": "error",
+      "lwir.parse_warning": 42, // not a level: ignored
+    };
+    const client = await LspClient.start(withSettings({ validation: { delay: 0 }, lint: { rules } }));
+    try {
+      const uri = fileUri("rules.lwir.yaml");
+      client.open(uri, unquoted);
+      const first = await client.waitForDiagnostics(uri, { version: 1 });
+      const severities = () => first.diagnostics.map((d) => [d.code, d.severity]).sort();
+      assert.deepEqual(severities(), [["lwir.yaml_unquoted_template", 4], ["model.disallowed", 1]]);
+
+      // Changed to off: the hint is gone, the finding stays.
+      let start = client.seq;
+      client.notify("workspace/didChangeConfiguration", { settings: { lwir: { validation: { delay: 0 }, lint: { rules: { "lwir.yaml_unquoted_template": "off" } } } } });
+      const off = await client.waitForDiagnostics(uri, { after: start });
+      assert.deepEqual(off.diagnostics.map((d) => [d.code, d.severity]), [["model.disallowed", 1]]);
+
+      // Raised to error; then an ill-typed value keeps the last good levels and the server keeps working.
+      start = client.seq;
+      client.notify("workspace/didChangeConfiguration", { settings: { lwir: { validation: { delay: 0 }, lint: { rules: { "lwir.yaml_unquoted_template": "error" } } } } });
+      const raised = await client.waitForDiagnostics(uri, { after: start });
+      assert.deepEqual(raised.diagnostics.map((d) => [d.code, d.severity]).sort(), [["lwir.yaml_unquoted_template", 1], ["model.disallowed", 1]]);
+      client.notify("workspace/didChangeConfiguration", { settings: { lwir: { validation: { delay: 0 }, lint: { rules: "everything" } } } });
+      const completion = await client.request("textDocument/completion", { textDocument: { uri }, position: { line: 9, character: 20 } });
+      assert.notEqual(completion, undefined);
+    } finally {
+      await client.stop();
+    }
+  });
+
+  test("lwir.lint.rules also sets the level of the too-large notice", async () => {
+    const client = await LspClient.start(withSettings({ validation: { delay: 0 }, maxFileSize: 300, lint: { rules: { "lwir.file_too_large": "info" } } }));
+    try {
+      const uri = fileUri("big-info.lwir.json");
+      client.open(uri, json(BROKEN));
+      const published = await client.waitForDiagnostics(uri, { version: 1 });
+      assert.deepEqual(published.diagnostics.map((d) => [d.code, d.severity]), [["lwir.file_too_large", 3]]);
+    } finally {
+      await client.stop();
+    }
+  });
+
   test("a document above maxFileSize gets one notice at 0:0 and no analysis", async () => {
     const client = await LspClient.start(withSettings({ validation: { delay: 0 }, maxFileSize: 300 }));
     try {

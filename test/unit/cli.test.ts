@@ -11,6 +11,7 @@ import { decodeSource, formatOfBytes, formatOf, isLwirFileName, joinDisplay, sni
 import { formatJson } from "../../server/src/cli/format-json";
 import { formatText, oneLine, shouldColor, snippet, SourceLines } from "../../server/src/cli/format-text";
 import type { FileReport, Range } from "../../server/src/cli/report";
+import { JSON_BOM_MESSAGE } from "../../server/src/document/json";
 
 const CLI = resolve("dist/cli.js");
 const FIX = "test/fixtures/cli";
@@ -23,10 +24,39 @@ const ESC = "\x1b";
 // ---- pure parts --------------------------------------------------------------------------------
 
 describe("arguments", () => {
+  const DEFAULTS = { kind: "validate", format: "text", exitZero: false, quiet: false, rules: {}, errorOnUnmatched: true } as const;
   test("validate with options anywhere, --format=X, and -- before paths", () => {
-    assert.deepEqual(parseArgs(["validate", "a", "--format", "json", "b", "--exit-zero"]), { kind: "validate", format: "json", exitZero: true, paths: ["a", "b"] });
-    assert.deepEqual(parseArgs(["validate", "--format=sarif", "a"]), { kind: "validate", format: "sarif", exitZero: false, paths: ["a"] });
-    assert.deepEqual(parseArgs(["validate", "--", "--odd-name.lwir.json"]), { kind: "validate", format: "text", exitZero: false, paths: ["--odd-name.lwir.json"] });
+    assert.deepEqual(parseArgs(["validate", "a", "--format", "json", "b", "--exit-zero"]), { ...DEFAULTS, format: "json", exitZero: true, paths: ["a", "b"] });
+    assert.deepEqual(parseArgs(["validate", "--format=sarif", "a"]), { ...DEFAULTS, format: "sarif", paths: ["a"] });
+    assert.deepEqual(parseArgs(["validate", "--", "--odd-name.lwir.json"]), { ...DEFAULTS, paths: ["--odd-name.lwir.json"] });
+  });
+  test("--quiet, --rule (repeatable, last wins), --max-warnings, --stdin-filename, --no-error-on-unmatched-pattern", () => {
+    assert.deepEqual(parseArgs([
+      "validate", "--quiet", "--rule", "lwir.yaml_unquoted_template=off", "--rule=lwir.parse_warning=hint", "--rule", "lwir.yaml_unquoted_template=error",
+      "--max-warnings", "3", "--stdin-filename=flow.lwir.yaml", "--no-error-on-unmatched-pattern", "-", "a",
+    ]), {
+      ...DEFAULTS, quiet: true, rules: { "lwir.yaml_unquoted_template": "error", "lwir.parse_warning": "hint" }, maxWarnings: 3,
+      stdinFilename: "flow.lwir.yaml", errorOnUnmatched: false, paths: ["-", "a"],
+    });
+    assert.deepEqual(parseArgs(["validate", "--max-warnings=0", "-"]), { ...DEFAULTS, maxWarnings: 0, paths: ["-"] });
+  });
+  test("--rule, --max-warnings and stdin mistakes are usage errors that say what is wrong", () => {
+    const message = (argv: string[]) => {
+      const c = parseArgs(argv);
+      assert.equal(c.kind, "usage-error", JSON.stringify(argv));
+      return (c as { message: string }).message;
+    };
+    assert.match(message(["validate", "--rule", "model.disallowed=off", "a"]), /^model\.disallowed is a problem the runtime refuses and is always an error; --rule sets only .*lwir\.yaml_unquoted_template/);
+    assert.match(message(["validate", "--rule", "parse=warning", "a"]), /^parse is a problem the runtime refuses/);
+    assert.match(message(["validate", "--rule", "no.such_rule=off", "a"]), /^unknown rule no\.such_rule for --rule \(rules that can be set: lwir\.parse_warning, lwir\.yaml_unquoted_template, lwir\.inherited_function_name, lwir\.file_too_large\)$/);
+    assert.equal(message(["validate", "--rule", "lwir.parse_warning=loud", "a"]), 'unknown level "loud" for --rule lwir.parse_warning (expected off, hint, info, warning or error)');
+    assert.match(message(["validate", "--rule", "lwir.parse_warning", "a"]), /^--rule needs CODE=LEVEL/);
+    assert.match(message(["validate", "a", "--rule"]), /^--rule needs CODE=LEVEL/);
+    for (const n of ["-1", "x", "1.5", ""]) assert.match(message(["validate", `--max-warnings=${n}`, "a"]), /^--max-warnings needs a whole number/);
+    assert.match(message(["validate", "a", "--max-warnings"]), /^--max-warnings needs a whole number/);
+    assert.equal(message(["validate", "-", "-"]), "- (standard input) can be given only once");
+    assert.equal(message(["validate", "--stdin-filename", "x.lwir.json", "a"]), "--stdin-filename names standard input: give - among the paths");
+    assert.equal(message(["validate", "-", "--stdin-filename"]), "--stdin-filename needs a file name");
   });
   test("help and version", () => {
     assert.deepEqual(parseArgs(["--help"]), { kind: "help" });
@@ -38,7 +68,7 @@ describe("arguments", () => {
       .map((argv) => parseArgs(argv));
     for (const k of kinds) assert.equal(k.kind, "usage-error", JSON.stringify(k));
     assert.deepEqual(parseArgs(["check"]), { kind: "usage-error", message: "unknown command check" });
-    assert.deepEqual(parseArgs(["validate", "--format", "xml", "a"]), { kind: "usage-error", message: "unknown format xml (expected text, json or sarif)" });
+    assert.deepEqual(parseArgs(["validate", "--format", "xml", "a"]), { kind: "usage-error", message: "unknown format xml (expected text, json, sarif or github)" });
   });
 });
 
@@ -58,9 +88,9 @@ describe("files and decoding", () => {
     assert.equal(formatOfBytes("f", Buffer.from("\n {\u0000")), "json");
     assert.equal(formatOfBytes("f.yaml", Buffer.from("{")), "yaml");
   });
-  test("decode: BOM skipped once, binary and non-UTF-8 refused", () => {
-    assert.deepEqual(decodeSource(Buffer.from("\ufeffa: 1", "utf8")), { ok: true, text: "a: 1" });
-    assert.deepEqual(decodeSource(Buffer.from("\ufeff\ufeffa", "utf8")), { ok: true, text: "\ufeffa" });
+  test("decode: a BOM is kept (the format decides), binary and non-UTF-8 refused", () => {
+    assert.deepEqual(decodeSource(Buffer.from("\ufeffa: 1", "utf8")), { ok: true, text: "\ufeffa: 1" });
+    assert.deepEqual(decodeSource(Buffer.from("\ufeff\ufeffa", "utf8")), { ok: true, text: "\ufeff\ufeffa" });
     assert.deepEqual(decodeSource(Buffer.from([0x7b, 0x00, 0x7d])), { ok: false, reason: "binary file" });
     assert.deepEqual(decodeSource(Buffer.from([0x61, 0x3a, 0x20, 0xe9])), { ok: false, reason: "not UTF-8 text" });
     assert.deepEqual(decodeSource(Buffer.from([0xed, 0xa0, 0x80])), { ok: false, reason: "not UTF-8 text" }); // encoded surrogate
@@ -183,7 +213,41 @@ describe("text formatter", () => {
     assert.equal(formatText([], { color: false }), "0 files checked, no problems\n");
     assert.equal(formatText([handMade()[1]], { color: false }).split("\n").at(-2), "1 problem in 1 of 1 file");
     const failures = [{ path: "x", reason: "no such file or folder", kind: "unreadable" as const }];
-    assert.equal(formatText([ok, ok], { color: false, failures }).split("\n").at(-2), "2 files checked, no problems; 1 path could not be checked");
+    // Never "no problems" when a path could not be checked.
+    assert.equal(formatText([ok, ok], { color: false, failures }).split("\n").at(-2), "2 files checked; 1 path could not be checked");
+    const unmatched = [{ path: "e", reason: "no LWIR file", kind: "unmatched" as const }, { path: "f", reason: "no LWIR file", kind: "unmatched" as const }];
+    assert.equal(formatText([], { color: false, failures: unmatched }), "0 files checked; 2 folders hold no LWIR file\n");
+    assert.equal(formatText([handMade()[1]], { color: false, failures: [...failures, ...unmatched] }).split("\n").at(-2),
+      "1 problem in 1 of 1 file; 1 path could not be checked; 2 folders hold no LWIR file");
+  });
+  test("notices: their own severity, in source order with the problems; counted apart; a valid file is still ok", () => {
+    const ok: FileReport = { ...handMade()[3], text: "a: 1\nb: {{ x }}\n", notices: [
+      { code: "lwir.yaml_unquoted_template", path: "$.b", message: "Quote it.", severity: "warning", range: r(1, 3, 1, 10) },
+      { code: "lwir.parse_warning", path: "$", message: "Odd tag.", severity: "hint", range: r(0, 0, 0, 1) },
+      { code: "lwir.parse_warning", path: "$", message: "Other.", severity: "info", range: r(0, 3, 0, 4) },
+    ] };
+    assert.equal(formatText([ok], { color: false }), [
+      "ok.lwir.json:1:1  hint  lwir.parse_warning  Odd tag.",
+      "    a: 1",
+      "    ^",
+      "ok.lwir.json:1:4  info  lwir.parse_warning  Other.",
+      "    a: 1",
+      "       ^",
+      "ok.lwir.json:2:4  warning  lwir.yaml_unquoted_template  Quote it.",
+      "    b: {{ x }}",
+      "       ^~~~~~~",
+      "ok  ok.lwir.json  wfver_0123456789abcdef",
+      "",
+      "1 file checked, no problems, 1 warning, 1 info, 1 hint",
+      "",
+    ].join("\n"));
+    // An own rule raised to error is a problem: counted, and the file is no longer ok.
+    const raised: FileReport = { ...ok, notices: [{ ...ok.notices![0], severity: "error" }] };
+    const out = formatText([raised], { color: false }).split("\n");
+    assert.equal(out[0], "ok.lwir.json:2:4  error  lwir.yaml_unquoted_template  Quote it.");
+    assert.ok(!out.some((l) => l.startsWith("ok  ")));
+    assert.equal(out.at(-2), "1 problem in 1 of 1 file");
+    assert.ok(formatText([ok], { color: true }).includes(`${ESC}[33mwarning${ESC}[39m`));
   });
   test("colour adds ANSI codes only; stripping them gives the plain text", () => {
     const plain = formatText(handMade(), { color: false });
@@ -211,8 +275,8 @@ describe("json formatter", () => {
     files[2].parseErrors.push({ message: "Earlier", range: r(0, 0, 0, 1) });
     (files[0].findings[0] as unknown as { segments: unknown }).segments = ["steps", 0];
     const out = JSON.parse(formatJson(files)) as { files: Record<string, unknown>[] };
-    assert.deepEqual(Object.keys(out), ["files"]);
-    for (const f of out.files) assert.deepEqual(Object.keys(f), ["file", "format", "parseErrors", "findings", "valid", "workflowVersion"]);
+    assert.deepEqual(Object.keys(out), ["files", "errors"]);
+    for (const f of out.files) assert.deepEqual(Object.keys(f), ["file", "format", "parseErrors", "findings", "valid", "workflowVersion", "notices"]);
     const first = out.files[0] as { findings: Record<string, unknown>[] };
     assert.deepEqual(first.findings.map((x) => [x.path, x.code]), [
       ["$.steps[0].with.model", "model.disallowed"],
@@ -224,6 +288,26 @@ describe("json formatter", () => {
     assert.deepEqual((out.files[2] as { parseErrors: { message: string }[] }).parseErrors.map((p) => p.message), ["Earlier", "Trailing comma"]);
     assert.deepEqual(out.files[3].workflowVersion, { id: "wfver_0123456789abcdef", hash: "sha256:" + "ab".repeat(32) });
     assert.equal(out.files[0].workflowVersion, null);
+  });
+  test("notices sorted by range with fixed keys; failures become errors [{path, message}]", () => {
+    const f: FileReport = { ...handMade()[3], notices: [
+      { code: "lwir.yaml_unquoted_template", path: "$.b", message: "B", severity: "warning", range: r(3, 0, 3, 1) },
+      { code: "lwir.parse_warning", path: "$", message: "A", severity: "hint", range: r(1, 0, 1, 1) },
+    ] };
+    const failures = [
+      { path: "gone.lwir.json", reason: "no such file or folder", kind: "unreadable" as const },
+      { path: "empty", reason: "no *.lwir.json, *.lwir.yaml or *.lwir.yml file in this folder", kind: "unmatched" as const },
+      { path: "odd.lwir.json", reason: "boom", kind: "internal" as const },
+    ];
+    const out = JSON.parse(formatJson([f], failures)) as { files: JsonFile[]; errors: unknown[] };
+    assert.deepEqual(out.files[0].notices.map((n) => [n.message, n.severity]), [["A", "hint"], ["B", "warning"]]);
+    for (const n of out.files[0].notices) assert.deepEqual(Object.keys(n), ["code", "path", "message", "severity", "range"]);
+    assert.equal(out.files[0].valid, true);
+    assert.deepEqual(out.errors, [
+      { path: "gone.lwir.json", message: "no such file or folder" },
+      { path: "empty", message: "no *.lwir.json, *.lwir.yaml or *.lwir.yml file in this folder" },
+      { path: "odd.lwir.json", message: "internal error while checking it: boom" },
+    ]);
   });
   test("sorting is by code units (JS <), not locale", () => {
     const f: FileReport = { ...handMade()[1], parseErrors: [], findings: [
@@ -242,12 +326,12 @@ describe("json formatter", () => {
 
 interface Run { status: number | null; stdout: string; stderr: string }
 
-function lwir(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Run {
+function lwir(args: string[], options: { env?: Record<string, string>; cwd?: string; input?: string | Buffer } = {}): Run {
   assert.ok(existsSync(CLI), `${CLI} is missing: run npm run build first`);
   const env: Record<string, string | undefined> = { ...process.env };
   delete env.FORCE_COLOR;
   delete env.NO_COLOR;
-  const res = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...env, ...options.env }, cwd: options.cwd ?? process.cwd(), maxBuffer: 1 << 28 });
+  const res = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...env, ...options.env }, cwd: options.cwd ?? process.cwd(), maxBuffer: 1 << 28, input: options.input ?? "" });
   return { status: res.status, stdout: res.stdout, stderr: res.stderr };
 }
 
@@ -258,9 +342,13 @@ interface JsonFile {
   findings: { code: string; path: string; message: string; severity: string; range: Range }[];
   valid: boolean;
   workflowVersion: { id: string; hash: string } | null;
+  notices: { code: string; path: string; message: string; severity: string; range: Range }[];
 }
 function jsonOf(run: Run): JsonFile[] {
   return (JSON.parse(run.stdout) as { files: JsonFile[] }).files;
+}
+function jsonErrorsOf(run: Run): { path: string; message: string }[] {
+  return (JSON.parse(run.stdout) as { errors: { path: string; message: string }[] }).errors;
 }
 
 const TREE_FILES = [
@@ -295,7 +383,9 @@ describe("lwir validate --format json", () => {
 
   test("contract shape", () => {
     for (const f of files) {
-      assert.deepEqual(Object.keys(f), ["file", "format", "parseErrors", "findings", "valid", "workflowVersion"]);
+      // The original contract's keys first and unchanged; `notices` only after them.
+      assert.deepEqual(Object.keys(f), ["file", "format", "parseErrors", "findings", "valid", "workflowVersion", "notices"]);
+      assert.deepEqual(f.notices, []);
       assert.ok(f.format === "json" || f.format === "yaml");
       for (const p of f.parseErrors) assert.deepEqual(Object.keys(p), ["message", "range"]);
       for (const x of f.findings) {
@@ -471,7 +561,12 @@ describe("exit codes", () => {
   test("--help and --version exit 0", () => {
     const help = lwir(["--help"]);
     assert.equal(help.status, 0);
-    assert.match(help.stdout, /^Usage: lwir validate \[--format text\|json\|sarif\|github\] \[--exit-zero\] PATH\.\.\./);
+    assert.match(help.stdout, /^Usage: lwir validate \[--format text\|json\|sarif\|github\] \[--exit-zero\] \[--quiet\] \[--rule CODE=LEVEL\]\.\.\. PATH\.\.\./);
+    // Every option the parser accepts is documented.
+    for (const option of ["--format", "--exit-zero", "--quiet", "--rule", "--max-warnings", "--stdin-filename", "--no-error-on-unmatched-pattern", "--help", "--version"]) {
+      assert.ok(help.stdout.includes(option), option);
+    }
+    assert.match(help.stdout, /starts with \{ or \[\s+\(after white space\) is JSON, anything else YAML/);
     assert.equal(lwir(["validate", "-h"]).status, 0);
     const version = lwir(["--version"]);
     assert.equal(version.status, 0);
@@ -517,7 +612,15 @@ describe("unreadable paths, links and BOMs", () => {
   test("text output still lists the good files and counts what could not be checked", () => {
     const res = lwir(["validate", tmp]);
     assert.equal(res.status, 2);
-    assert.equal(res.stdout.trimEnd().split("\n").at(-1), "3 files checked, no problems; 4 paths could not be checked");
+    assert.equal(res.stdout.trimEnd().split("\n").at(-1), "3 files checked; 4 paths could not be checked");
+    // The json output names them with their reasons.
+    const json = lwir(["validate", "--format", "json", tmp]);
+    assert.deepEqual(jsonErrorsOf(json).sort((a, b) => (a.path < b.path ? -1 : 1)), [
+      { path: `${tmp}/gone.lwir.yaml`, message: "dangling symbolic link" },
+      { path: `${tmp}/loop`, message: "symbolic link loop (it leads back to a folder that contains it)" },
+      { path: `${tmp}/self.lwir.json`, message: "symbolic link loop" },
+      { path: `${tmp}/sub/back`, message: "symbolic link loop (it leads back to a folder that contains it)" },
+    ]);
   });
 
   test("explicit paths: missing, dangling link, a link loop; the others are still checked", () => {
@@ -553,38 +656,280 @@ describe("unreadable paths, links and BOMs", () => {
     assert.match(res.stdout, /^ok {2}.*readable\.lwir\.json {2}wfver_/m);
   });
 
-  test("an empty folder is not an error but is pointed out", () => {
+  test("a folder with no LWIR file is an error (exit 2) in every format, unless --no-error-on-unmatched-pattern", () => {
     const empty = join(tmp, "empty");
     mkdirSync(empty);
-    const res = lwir(["validate", empty]);
-    assert.equal(res.status, 0);
-    assert.equal(res.stdout, "0 files checked, no problems\n");
-    assert.match(res.stderr, /^lwir: warning: no \*\.lwir\.json, \*\.lwir\.yaml or \*\.lwir\.yml file under /);
+    writeFileSync(join(empty, "notes.json"), "{}"); // not an LWIR name: still nothing to check
+    const MSG = "no *.lwir.json, *.lwir.yaml or *.lwir.yml file in this folder";
+    const text = lwir(["validate", empty]);
+    assert.equal(text.status, 2);
+    assert.equal(text.stdout, "0 files checked; 1 folder holds no LWIR file\n");
+    assert.equal(text.stderr, `lwir: ${empty}: ${MSG} (--no-error-on-unmatched-pattern allows it)\n`);
+    // With a good file beside it: the file is reported, the summary never says "no problems".
+    const mixed = lwir(["validate", join(tmp, "a.lwir.json"), empty]);
+    assert.equal(mixed.status, 2);
+    assert.equal(mixed.stdout.trimEnd().split("\n").at(-1), "1 file checked; 1 folder holds no LWIR file");
+    const json = lwir(["validate", "--format", "json", "--exit-zero", empty]);
+    assert.equal(json.status, 2); // the tool could not do what was asked: --exit-zero does not hide it
+    assert.deepEqual(JSON.parse(json.stdout), { files: [], errors: [{ path: empty, message: MSG }] });
+    const sarif = lwir(["validate", "--format", "sarif", empty]);
+    assert.equal(sarif.status, 2);
+    const invocation = (JSON.parse(sarif.stdout) as { runs: { invocations: { executionSuccessful: boolean; toolExecutionNotifications: { message: { text: string } }[] }[] }[] }).runs[0].invocations[0];
+    assert.equal(invocation.executionSuccessful, false);
+    assert.deepEqual(invocation.toolExecutionNotifications.map((n) => n.message.text), [`${empty}: ${MSG}`]);
+    const allowed = lwir(["validate", "--no-error-on-unmatched-pattern", empty]);
+    assert.equal(allowed.status, 0);
+    assert.equal(allowed.stdout, "0 files checked, no problems\n");
+    assert.equal(allowed.stderr, `lwir: warning: ${empty}: ${MSG}\n`);
+    const allowedJson = lwir(["validate", "--format", "json", "--no-error-on-unmatched-pattern", empty, join(tmp, "a.lwir.json")]);
+    assert.equal(allowedJson.status, 0);
+    assert.deepEqual(jsonErrorsOf(allowedJson), []);
   });
 
-  test("a UTF-8 BOM is skipped: same positions and the same WorkflowVersion as without it", () => {
+  test("a UTF-8 BOM: a parse error in JSON (JSON.parse, and so the runtime, refuses it), allowed in YAML", () => {
     const withBom = readFileSync(`${FIX}/single/bom.lwir.json`);
     assert.deepEqual([...withBom.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
-    writeFileSync(join(tmp, "nobom.lwir.json"), withBom.subarray(3));
-    const valid = readFileSync(`${TREE}/valid.lwir.json`);
-    writeFileSync(join(tmp, "valid-bom.lwir.json"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), valid]));
-    const out = jsonOf(lwir(["validate", "--format", "json", `${FIX}/single/bom.lwir.json`, join(tmp, "nobom.lwir.json"), join(tmp, "valid-bom.lwir.json"), `${TREE}/valid.lwir.json`]));
-    assert.deepEqual(out[0].findings.map((x) => [x.path, x.code]), [["$.apiVersion", "schema.invalid"]]);
-    assert.deepEqual(out[0].findings, out[1].findings);
-    assert.equal(out[0].findings[0].range.start.line, 0);
-    assert.ok([1, 2, 15, 16].includes(out[0].findings[0].range.start.character), String(out[0].findings[0].range.start.character));
+    const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+    writeFileSync(join(tmp, "valid-bom.lwir.json"), Buffer.concat([BOM, readFileSync(`${TREE}/valid.lwir.json`)]));
+    writeFileSync(join(tmp, "valid-bom.lwir.yaml"), Buffer.concat([BOM, readFileSync(`${TREE}/valid.lwir.yaml`)]));
+    const run = lwir(["validate", "--format", "json", `${FIX}/single/bom.lwir.json`, join(tmp, "valid-bom.lwir.json"), join(tmp, "valid-bom.lwir.yaml"), `${TREE}/valid.lwir.yaml`]);
+    assert.equal(run.status, 1);
+    const out = jsonOf(run);
+    for (const f of out.slice(0, 2)) {
+      assert.equal(f.valid, false);
+      assert.equal(f.workflowVersion, null);
+      assert.deepEqual(f.findings, []);
+      assert.deepEqual(f.parseErrors, [{ message: JSON_BOM_MESSAGE, range: r(0, 0, 0, 1) }]);
+    }
+    assert.match(JSON_BOM_MESSAGE, /remove the byte-order mark/);
+    // YAML: valid, and the same WorkflowVersion as without the BOM.
     assert.equal(out[2].valid, true);
     assert.equal(out[2].workflowVersion!.id, out[3].workflowVersion!.id);
-    const text = lwir(["validate", `${FIX}/single/bom.lwir.json`]).stdout.split("\n");
-    assert.equal(text[1], `    {"apiVersion": "littleworkflow.dev/v0.2",`); // no BOM in the source line
+    // Text: the invisible BOM is shown as a replacement character, with the caret under it.
+    const text = lwir(["validate", join(tmp, "valid-bom.lwir.json")]);
+    assert.equal(text.status, 1);
+    const lines = text.stdout.split("\n");
+    assert.equal(lines[0], `${join(tmp, "valid-bom.lwir.json")}:1:1  error  parse  ${JSON_BOM_MESSAGE}`);
+    assert.equal(lines[1], "    \ufffd{");
+    assert.equal(lines[2], "    ^");
+    assert.equal(lwir(["validate", join(tmp, "valid-bom.lwir.yaml")]).status, 0);
   });
 });
 
 describe("large output", () => {
   test("a reader that stops early (| head) gets no stack trace", () => {
     assert.ok(existsSync(CLI));
-    const res = spawnSync("sh", ["-c", `"${process.execPath}" "${CLI}" validate --format json ../shared/conformance ../shared/realworld | head -c 100 >/dev/null`], { encoding: "utf8" });
+    const res = spawnSync("sh", ["-c", `"${process.execPath}" "${CLI}" validate --format json test/corpus/conformance test/corpus/realworld | head -c 100 >/dev/null`], { encoding: "utf8" });
     assert.equal(res.status, 0); // head's status
     assert.equal(res.stderr, "");
+  });
+});
+
+// ---- own notices, rule levels, --quiet, --max-warnings ---------------------------------------------
+
+interface SarifRun {
+  tool: { driver: { rules: { id: string; defaultConfiguration: { level: string } }[] } };
+  results: { ruleId: string; ruleIndex: number; level: string; message: { text: string }; properties?: { path?: string; severity?: string } }[];
+}
+function sarifOf(run: Run): SarifRun {
+  return (JSON.parse(run.stdout) as { runs: SarifRun[] }).runs[0];
+}
+
+describe("own notices: warnings of LWIR Tools, never the runtime's findings", () => {
+  // Valid for the runtime (YAML reads `{{ input.topic }}` as a mapping), with an unquoted-template notice.
+  const UNQUOTED = `${FIX}/notices/unquoted.lwir.yaml`;
+  // Findings, an unquoted template and an unresolved tag (a parser warning).
+  const MIXED = `${FIX}/notices/mixed.lwir.yaml`;
+  const TEMPLATE_MESSAGE = 'YAML reads the unquoted {{ input.topic }} as a mapping, not as a template string; write "{{ input.topic }}".';
+
+  test("text: the warning with its own severity and a caret; the file is still ok; exit 0", () => {
+    const res = lwir(["validate", UNQUOTED]);
+    assert.equal(res.status, 0, res.stderr);
+    assert.equal(res.stdout.replace(/wfver_[0-9a-f]{16}/, "wfver_X"), [
+      `${UNQUOTED}:10:30  warning  lwir.yaml_unquoted_template  ${TEMPLATE_MESSAGE}`,
+      "        with: {model: m, prompt: {{ input.topic }}}",
+      "                                 ^~~~~~~~~~~~~~~~~",
+      `ok  ${UNQUOTED}  wfver_X`,
+      "",
+      "1 file checked, no problems, 1 warning",
+      "",
+    ].join("\n"));
+  });
+
+  test("json: notices beside the unchanged findings; valid and the WorkflowVersion untouched", () => {
+    const res = lwir(["validate", "--format", "json", UNQUOTED, MIXED]);
+    assert.equal(res.status, 1, res.stderr); // MIXED has findings
+    const [unquoted, mixed] = jsonOf(res);
+    assert.equal(unquoted.valid, true);
+    assertVersion(unquoted.workflowVersion);
+    assert.deepEqual(unquoted.findings, []);
+    assert.deepEqual(unquoted.notices, [{ code: "lwir.yaml_unquoted_template", path: "$.steps[0].with.prompt", message: TEMPLATE_MESSAGE, severity: "warning", range: r(9, 29, 9, 46) }]);
+    assert.deepEqual(mixed.notices.map((n) => [n.code, n.severity, n.range.start.line]), [["lwir.parse_warning", "warning", 4], ["lwir.yaml_unquoted_template", "warning", 11]]);
+    assert.ok(mixed.findings.length > 0);
+    assert.ok(mixed.findings.every((f) => !f.code.startsWith("lwir.yaml") && f.code !== "lwir.parse_warning"));
+  });
+
+  test("sarif: warning results with their rule (defaults: warning); the runtime's rules keep their indexes", () => {
+    const run = sarifOf(lwir(["validate", "--format", "sarif", UNQUOTED, MIXED]));
+    const rules = run.tool.driver.rules;
+    assert.deepEqual(rules.slice(-4).map((x) => [x.id, x.defaultConfiguration.level]),
+      [["lwir.parse_warning", "warning"], ["lwir.yaml_unquoted_template", "warning"], ["lwir.inherited_function_name", "warning"], ["lwir.file_too_large", "warning"]]);
+    assert.equal(rules[0].id, "parse");
+    const notices = run.results.filter((x) => x.ruleId === "lwir.yaml_unquoted_template" || x.ruleId === "lwir.parse_warning");
+    assert.equal(notices.length, 3);
+    for (const x of notices) {
+      assert.equal(x.level, "warning");
+      assert.equal(rules[x.ruleIndex].id, x.ruleId);
+    }
+    for (const x of run.results.filter((y) => !notices.includes(y))) assert.equal(x.level, "error");
+  });
+
+  test("--rule sets levels in every format: off drops, info/hint are SARIF notes, error fails the run", () => {
+    const info = lwir(["validate", "--format", "sarif", "--rule", "lwir.yaml_unquoted_template=info", UNQUOTED]);
+    assert.equal(info.status, 0);
+    assert.deepEqual(sarifOf(info).results.map((x) => [x.ruleId, x.level, x.properties?.severity]), [["lwir.yaml_unquoted_template", "note", "info"]]);
+    const hint = lwir(["validate", "--format", "json", "--rule=lwir.yaml_unquoted_template=hint", UNQUOTED]);
+    assert.deepEqual(jsonOf(hint)[0].notices.map((n) => n.severity), ["hint"]);
+    assert.match(lwir(["validate", "--rule", "lwir.yaml_unquoted_template=hint", UNQUOTED]).stdout, /:10:30 {2}hint {2}lwir\.yaml_unquoted_template /);
+    for (const format of ["text", "json", "sarif"]) {
+      const off = lwir(["validate", "--format", format, "--rule", "lwir.yaml_unquoted_template=off", UNQUOTED]);
+      assert.equal(off.status, 0);
+      if (format === "json") assert.deepEqual(jsonOf(off)[0].notices, []);
+      if (format === "sarif") assert.deepEqual(sarifOf(off).results, []);
+      if (format === "text") assert.ok(!off.stdout.includes("lwir.yaml_unquoted_template") && off.stdout.endsWith("1 file checked, no problems\n"), off.stdout);
+      // Raised to error (ESLint's meaning): exit 1, though the runtime accepts the file (valid stays true).
+      const error = lwir(["validate", "--format", format, "--rule", "lwir.yaml_unquoted_template=error", UNQUOTED]);
+      assert.equal(error.status, 1, format);
+      if (format === "json") {
+        const [f] = jsonOf(error);
+        assert.equal(f.valid, true);
+        assert.deepEqual(f.notices.map((n) => n.severity), ["error"]);
+      }
+      if (format === "sarif") assert.deepEqual(sarifOf(error).results.map((x) => x.level), ["error"]);
+      if (format === "text") assert.equal(error.stdout.trimEnd().split("\n").at(-1), "1 problem in 1 of 1 file");
+      assert.equal(lwir(["validate", "--format", format, "--exit-zero", "--rule", "lwir.yaml_unquoted_template=error", UNQUOTED]).status, 0);
+    }
+  });
+
+  test("a runtime finding code or an unknown code or level in --rule: exit 2 with the reason", () => {
+    for (const [arg, pattern] of [
+      ["step.undeclared_dependency=off", /^lwir: step\.undeclared_dependency is a problem the runtime refuses and is always an error/],
+      ["lwir.non_hashable=warning", /^lwir: lwir\.non_hashable is a problem the runtime refuses/],
+      ["lwir.made_up=off", /^lwir: unknown rule lwir\.made_up for --rule/],
+      ["lwir.parse_warning=silent", /^lwir: unknown level "silent" for --rule lwir\.parse_warning/],
+    ] as const) {
+      const res = lwir(["validate", "--rule", arg, UNQUOTED]);
+      assert.equal(res.status, 2, arg);
+      assert.equal(res.stdout, "");
+      assert.match(res.stderr, pattern);
+    }
+  });
+
+  test("--quiet reports errors only, in every format; exit status unchanged", () => {
+    for (const format of ["text", "json", "sarif"]) {
+      const loud = lwir(["validate", "--format", format, MIXED]);
+      const quiet = lwir(["validate", "--format", format, "--quiet", MIXED]);
+      assert.equal(quiet.status, loud.status);
+      assert.equal(quiet.status, 1);
+      if (format === "text") {
+        assert.ok(loud.stdout.includes("  warning  lwir.parse_warning  "));
+        assert.ok(!quiet.stdout.includes("warning"), quiet.stdout);
+        assert.equal(quiet.stdout.trimEnd().split("\n").at(-1), "1 problem in 1 of 1 file");
+      }
+      if (format === "json") {
+        assert.equal(jsonOf(loud)[0].notices.length, 2);
+        assert.deepEqual(jsonOf(quiet)[0].notices, []);
+        assert.deepEqual(jsonOf(quiet)[0].findings, jsonOf(loud)[0].findings);
+      }
+      if (format === "sarif") {
+        assert.equal(sarifOf(loud).results.filter((x) => x.level === "warning").length, 2);
+        assert.ok(sarifOf(quiet).results.length > 0 && sarifOf(quiet).results.every((x) => x.level === "error"));
+      }
+    }
+    const quietOk = lwir(["validate", "--quiet", UNQUOTED]);
+    assert.equal(quietOk.status, 0);
+    assert.equal(quietOk.stdout.replace(/wfver_[0-9a-f]{16}/, "wfver_X"), `ok  ${UNQUOTED}  wfver_X\n\n1 file checked, no problems\n`);
+    // An own rule raised to error is an error: --quiet keeps it.
+    const raised = lwir(["validate", "--format", "json", "--quiet", "--rule", "lwir.yaml_unquoted_template=error", UNQUOTED]);
+    assert.equal(raised.status, 1);
+    assert.deepEqual(jsonOf(raised)[0].notices.map((n) => n.code), ["lwir.yaml_unquoted_template"]);
+  });
+
+  test("--max-warnings N: exit 1 when more than N warnings, counted even under --quiet; infos and hints do not count", () => {
+    assert.equal(lwir(["validate", "--max-warnings", "1", UNQUOTED]).status, 0);
+    const over = lwir(["validate", "--max-warnings", "0", UNQUOTED]);
+    assert.equal(over.status, 1);
+    assert.equal(over.stderr, "lwir: 1 warning, more than --max-warnings 0 allows\n");
+    assert.equal(lwir(["validate", "--quiet", "--max-warnings=0", UNQUOTED]).status, 1);
+    assert.equal(lwir(["validate", "--max-warnings=0", "--rule", "lwir.yaml_unquoted_template=info", UNQUOTED]).status, 0);
+    assert.equal(lwir(["validate", "--max-warnings=0", "--exit-zero", UNQUOTED]).status, 0);
+  });
+});
+
+// ---- standard input ------------------------------------------------------------------------------
+
+describe("lwir validate - (standard input)", () => {
+  const validJson = readFileSync(`${TREE}/valid.lwir.json`, "utf8");
+  const validYaml = readFileSync(`${TREE}/valid.lwir.yaml`, "utf8");
+  const findings = readFileSync(`${TREE}/findings.lwir.json`, "utf8");
+
+  test("one document in every format, shown as <stdin>; the same result as the file", () => {
+    const fromFile = jsonOf(lwir(["validate", "--format", "json", `${TREE}/findings.lwir.json`]))[0];
+    const json = lwir(["validate", "--format", "json", "-"], { input: findings });
+    assert.equal(json.status, 1, json.stderr);
+    const [f] = jsonOf(json);
+    assert.equal(f.file, "<stdin>");
+    assert.equal(f.format, "json");
+    assert.deepEqual(f.findings, fromFile.findings);
+    const text = lwir(["validate", "-"], { input: findings });
+    assert.equal(text.status, 1);
+    assert.match(text.stdout, /^<stdin>:\d+:\d+ {2}error {2}/);
+    const sarif = lwir(["validate", "--format", "sarif", "-"], { input: findings });
+    assert.equal(sarif.status, 1);
+    assert.equal(sarifOf(sarif).results.length, fromFile.findings.length);
+    const ok = lwir(["validate", "-"], { input: validYaml });
+    assert.equal(ok.status, 0);
+    assert.match(ok.stdout, /^ok {2}<stdin> {2}wfver_[0-9a-f]{16}\n/);
+  });
+
+  test("without --stdin-filename the format is sniffed: { or [ after white space is JSON, else YAML", () => {
+    assert.equal(jsonOf(lwir(["validate", "--format", "json", "-"], { input: "\n  " + validJson }))[0].format, "json");
+    assert.equal(jsonOf(lwir(["validate", "--format", "json", "-"], { input: validYaml }))[0].format, "yaml");
+    // Flow-style YAML starting with { is read as JSON, and so does not parse: the name decides.
+    const flow = "{apiVersion: littleworkflow.dev/v0.1}";
+    const sniffed = jsonOf(lwir(["validate", "--format", "json", "-"], { input: flow }))[0];
+    assert.equal(sniffed.format, "json");
+    assert.ok(sniffed.parseErrors.length > 0);
+    const named = jsonOf(lwir(["validate", "--format", "json", "--stdin-filename", "flow.lwir.yaml", "-"], { input: flow }))[0];
+    assert.deepEqual([named.file, named.format, named.parseErrors], ["flow.lwir.yaml", "yaml", []]);
+  });
+
+  test("--stdin-filename gives the name (also to SARIF) and the format by extension", () => {
+    const yml = jsonOf(lwir(["validate", "--format", "json", "--stdin-filename", "ci/flow.lwir.yml", "-"], { input: validYaml }))[0];
+    assert.deepEqual([yml.file, yml.format, yml.valid], ["ci/flow.lwir.yml", "yaml", true]);
+    // A JSON text named .yaml is read as YAML (JSON is YAML): still valid, same WorkflowVersion.
+    const asYaml = jsonOf(lwir(["validate", "--format", "json", "--stdin-filename", "x.lwir.yaml", "-"], { input: validJson }))[0];
+    const asJson = jsonOf(lwir(["validate", "--format", "json", "--stdin-filename", "x.lwir.json", "-"], { input: validJson }))[0];
+    assert.deepEqual([asYaml.format, asJson.format], ["yaml", "json"]);
+    assert.equal(asYaml.workflowVersion!.id, asJson.workflowVersion!.id);
+    // YAML named .json is JSON, and does not parse.
+    assert.equal(lwir(["validate", "--stdin-filename", "x.lwir.json", "-"], { input: validYaml }).status, 1);
+    const sarif = sarifOf(lwir(["validate", "--format", "sarif", "--stdin-filename", "ci/flow.lwir.json", "-"], { input: findings }));
+    const uri = (sarif.results[0] as unknown as { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }).locations[0].physicalLocation.artifactLocation.uri;
+    assert.equal(uri, "ci/flow.lwir.json");
+  });
+
+  test("stdin beside files, in command-line order; empty input and a BOM behave as in files", () => {
+    const res = lwir(["validate", "--format", "json", `${TREE}/valid.lwir.yaml`, "-", `${TREE}/valid.lwir.json`], { input: validJson });
+    assert.deepEqual(jsonOf(res).map((f) => f.file), [`${TREE}/valid.lwir.yaml`, "<stdin>", `${TREE}/valid.lwir.json`]);
+    assert.equal(res.status, 0);
+    const empty = jsonOf(lwir(["validate", "--format", "json", "--stdin-filename", "e.lwir.json", "-"], { input: "" }))[0];
+    assert.equal(empty.valid, false);
+    assert.ok(empty.parseErrors.length > 0);
+    const bomJson = lwir(["validate", "--format", "json", "-"], { input: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(validJson)]) });
+    assert.equal(bomJson.status, 1);
+    assert.deepEqual(jsonOf(bomJson)[0].parseErrors, [{ message: JSON_BOM_MESSAGE, range: r(0, 0, 0, 1) }]);
+    const bomYaml = lwir(["validate", "-"], { input: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(validYaml)]) });
+    assert.equal(bomYaml.status, 0);
   });
 });

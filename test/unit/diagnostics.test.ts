@@ -5,9 +5,11 @@ import assert from "node:assert/strict";
 import { stringify as toYaml } from "yaml";
 import { analyzeText } from "../../server/src/service/analysis";
 import {
-  FILE_TOO_LARGE, PARSE_CODE, PARSE_WARNING_CODE, SOURCE, YAML_UNQUOTED_TEMPLATE, toDiagnostics, tooLargeDiagnostic,
+  FILE_TOO_LARGE, INHERITED_FUNCTION_NAME, PARSE_CODE, PARSE_WARNING_CODE, SOURCE, YAML_UNQUOTED_TEMPLATE, applyRuleLevels, ownNotices, toDiagnostics, tooLargeDiagnostic,
   type LwirDiagnosticData,
 } from "../../server/src/service/diagnostics";
+import { JSON_BOM_MESSAGE } from "../../server/src/document/json";
+import { CONFIGURABLE_RULES, levelOf, parseRuleOption, readRuleLevels } from "../../server/src/service/rules";
 import { sourceOffsetOf } from "../../server/src/service/stringSource";
 import { type Json, aiStep, decisionStep, toolStep, withSteps } from "./lwir-fixtures";
 
@@ -312,5 +314,78 @@ describe("helpers", () => {
     const mapped = sourceOffsetOf(value, source, at, at + 6)!;
     assert.equal(source.slice(mapped, mapped + 6), "output");
     assert.equal(sourceOffsetOf("output", '"\\u006futput"', 0, 6), undefined);
+  });
+});
+
+describe("a leading byte-order mark (issue #13)", () => {
+  const valid = json(withSteps([aiStep("write")]));
+  test("JSON: a parse error at the BOM saying to remove it, as JSON.parse (the runtime) refuses the text", () => {
+    assert.equal(diagnose(valid).analysis.valid, true);
+    const { analysis, diagnostics } = diagnose("\ufeff" + valid);
+    assert.equal(analysis.valid, false);
+    assert.equal(analysis.workflowVersion, null);
+    assert.deepEqual(analysis.findings, []);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.severity, d.message, d.range]), [
+      [PARSE_CODE, 1, JSON_BOM_MESSAGE, { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }],
+    ]);
+    assert.match(JSON_BOM_MESSAGE, /byte-order mark.*remove the byte-order mark/);
+    assert.equal(dataOf(diagnostics[0]).parserCode, "ByteOrderMark");
+  });
+  test("JSON: other syntax errors after the BOM are still reported, at their own places", () => {
+    const { diagnostics } = diagnose('\ufeff{"a": 1,}');
+    assert.deepEqual(diagnostics.map((d) => [d.message, d.range.start.character]), [[JSON_BOM_MESSAGE, 0], ["Trailing comma: not allowed in JSON", 8]]);
+  });
+  test("JSON: a BOM later in the text is not a byte-order mark (it is just an invalid character)", () => {
+    const { diagnostics } = diagnose(" \ufeff{}");
+    assert.ok(diagnostics.length > 0);
+    assert.ok(diagnostics.every((d) => d.message !== JSON_BOM_MESSAGE));
+  });
+  test("YAML: a leading BOM is allowed (the yaml package reads it): valid, the same WorkflowVersion", () => {
+    const yaml = toYaml(withSteps([aiStep("write")]));
+    const plain = analyzeText(yaml, "yaml");
+    const withBom = analyzeText("\ufeff" + yaml, "yaml");
+    assert.equal(plain.valid, true);
+    assert.equal(withBom.valid, true);
+    assert.deepEqual(withBom.document.parseErrors, []);
+    assert.equal(withBom.workflowVersion!.id, plain.workflowVersion!.id);
+    assert.deepEqual(toDiagnostics(withBom), []);
+  });
+});
+
+describe("own rules and their levels", () => {
+  const unquotedYaml = "apiVersion: x\nprompt: {{ input.topic }}\nodd: !tag 1\n";
+  test("ownNotices: the parse warnings and YAML hints toDiagnostics publishes, as plain data", () => {
+    const analysis = analyzeText(unquotedYaml, "yaml");
+    const notices = ownNotices(analysis);
+    assert.deepEqual(notices.map((n) => [n.code, n.path, n.range.start.line]), [[PARSE_WARNING_CODE, "$", 2], [YAML_UNQUOTED_TEMPLATE, "$.prompt", 1]]);
+    const published = toDiagnostics(analysis).filter((d) => d.code === PARSE_WARNING_CODE || d.code === YAML_UNQUOTED_TEMPLATE);
+    assert.deepEqual(published.map((d) => [d.code, d.message, d.range]).sort(), notices.map((n) => [n.code, n.message, n.range]).sort());
+    assert.deepEqual(ownNotices(analyzeText('{"a": "{{ x }}"}', "json")), []);
+  });
+  test("applyRuleLevels: off drops, other levels set the LSP severity; findings, parse errors and unknown codes untouched", () => {
+    const analysis = analyzeText(unquotedYaml, "yaml");
+    const all = toDiagnostics(analysis);
+    assert.equal(applyRuleLevels(all, undefined), all);
+    assert.equal(applyRuleLevels(all, {}), all);
+    const set = applyRuleLevels(all, { [YAML_UNQUOTED_TEMPLATE]: "hint", [PARSE_WARNING_CODE]: "off", "schema.invalid": "off" });
+    assert.equal(set.filter((d) => d.code === PARSE_WARNING_CODE).length, 0);
+    assert.deepEqual(set.filter((d) => d.code === YAML_UNQUOTED_TEMPLATE).map((d) => d.severity), [4]);
+    assert.deepEqual(set.filter((d) => d.code === "schema.invalid"), all.filter((d) => d.code === "schema.invalid"));
+    assert.ok(set.some((d) => d.code === "schema.invalid"));
+    const levels = { info: 3, warning: 2, error: 1 } as const;
+    for (const [level, severity] of Object.entries(levels)) {
+      assert.deepEqual(applyRuleLevels([tooLargeDiagnostic(10, 5)], { [FILE_TOO_LARGE]: level as keyof typeof levels }).map((d) => d.severity), [severity]);
+    }
+  });
+  test("levelOf, readRuleLevels and parseRuleOption know only our own codes", () => {
+    assert.deepEqual(CONFIGURABLE_RULES.map((r) => r.code).sort(), [FILE_TOO_LARGE, INHERITED_FUNCTION_NAME, PARSE_WARNING_CODE, YAML_UNQUOTED_TEMPLATE].sort());
+    assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, undefined), "warning");
+    assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, { [YAML_UNQUOTED_TEMPLATE]: "off" }), "off");
+    assert.equal(levelOf("model.disallowed", { "model.disallowed": "off" }), undefined);
+    assert.equal(levelOf("toString", {}), undefined);
+    assert.deepEqual(readRuleLevels({ [PARSE_WARNING_CODE]: "info", toString: "off", "model.disallowed": "off", [FILE_TOO_LARGE]: "loud" }), { [PARSE_WARNING_CODE]: "info" });
+    assert.deepEqual(readRuleLevels(["x"]), {});
+    assert.deepEqual(parseRuleOption(`${PARSE_WARNING_CODE}=error`, () => false), { code: PARSE_WARNING_CODE, level: "error" });
+    assert.ok("error" in parseRuleOption("model.disallowed=off", (c) => c === "model.disallowed"));
   });
 });

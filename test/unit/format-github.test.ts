@@ -51,7 +51,7 @@ test("one command per problem in source order, failures as errors, then a plain 
 });
 
 test("arguments: --format github, and `lwir schema` with no argument", () => {
-  assert.deepEqual(parseArgs(["validate", "--format=github", "a"]), { kind: "validate", format: "github", exitZero: false, paths: ["a"] });
+  assert.deepEqual(parseArgs(["validate", "--format=github", "a"]), { kind: "validate", format: "github", exitZero: false, quiet: false, rules: {}, errorOnUnmatched: true, paths: ["a"] });
   assert.deepEqual(parseArgs(["schema"]), { kind: "schema" });
   assert.equal(parseArgs(["schema", "--format", "json"]).kind, "usage-error");
 });

@@ -247,7 +247,7 @@ describe("json parse errors", () => {
     ["two values", '{"a": 1} {}', "EndOfFileExpected", r(0, 9, 0, 10)],
     ["an unterminated string", '{"a": "abc', "UnexpectedEndOfString", r(0, 6, 0, 10)],
     ["a tab inside a string", '{"a": "x\ty"}', "InvalidCharacter", r(0, 6, 0, 11)],
-    ["a byte order mark", '\ufeff{"a": 1}', "InvalidSymbol", r(0, 0, 0, 1)],
+    ["a byte order mark", '\ufeff{"a": 1}', "ByteOrderMark", r(0, 0, 0, 1)],
     ["single quotes", "{'a': 1}", "InvalidSymbol", r(0, 1, 0, 4)],
     ["NaN", "NaN", "InvalidSymbol", r(0, 0, 0, 3)],
     ["a leading zero", "[01]", "CommaExpected", r(0, 2, 0, 3)],

@@ -15,6 +15,7 @@ import {
 import { provideCodeActions } from "../../server/src/service/codeActions";
 import { classifyDocument } from "../../server/src/service/workspace";
 import { FALLBACK_RULE_DOCS_BASE, RULE_DOCS_BASE, ruleDocsUrl, withRuleLinks } from "../../server/src/service/ruleDocs";
+import { CONFIGURABLE_RULES, RULE_LEVELS } from "../../server/src/service/rules";
 import { checkFile, isFailure } from "../../server/src/cli/check";
 import { RULES_DIR, expectedRuleDocsBase, readRulePages, type RuleExample, type RulePage } from "../rule-docs";
 
@@ -201,4 +202,14 @@ describe("links to the pages", () => {
     const stranger: Diagnostic = { range: plain[0].range, message: "x", code: "other.code" };
     assert.deepEqual(withRuleLinks([stranger]), [stranger]);
   });
+});
+
+test("package.json's lwir.lint.rules lists exactly the configurable rules, each with its default level", () => {
+  const manifest = JSON.parse(readFileSync(join(process.cwd(), "package.json"), "utf8"));
+  const props = manifest.contributes.configuration.properties["lwir.lint.rules"].properties as Record<string, { default: string; enum: string[] }>;
+  assert.deepEqual(Object.keys(props).sort(), CONFIGURABLE_RULES.map((r) => r.code).sort());
+  for (const r of CONFIGURABLE_RULES) {
+    assert.equal(props[r.code].default, r.severity, r.code);
+    assert.deepEqual(props[r.code].enum, [...RULE_LEVELS], r.code);
+  }
 });

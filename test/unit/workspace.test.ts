@@ -171,12 +171,12 @@ describe("LwirWorkspace: one analysis per version, and the last good one", () =>
 
 describe("readSettings", () => {
   test("defaults", () => {
-    assert.deepEqual(readSettings(undefined), { validation: { enable: true, delay: 150 }, maxFileSize: 8388608 });
+    assert.deepEqual(readSettings(undefined), { validation: { enable: true, delay: 150 }, maxFileSize: 8388608, lint: { rules: {} } });
     assert.deepEqual(readSettings(null), DEFAULT_SETTINGS);
   });
 
   test("nested, dotted and wrapped shapes", () => {
-    const expected = { validation: { enable: false, delay: 0 }, maxFileSize: 1000 };
+    const expected = { validation: { enable: false, delay: 0 }, maxFileSize: 1000, lint: { rules: {} } };
     assert.deepEqual(readSettings({ validation: { enable: false, delay: 0 }, maxFileSize: 1000 }), expected);
     assert.deepEqual(readSettings({ "validation.enable": false, "validation.delay": 0, maxFileSize: 1000 }), expected);
     assert.deepEqual(readSettings({ lwir: { validation: { enable: false, delay: 0 }, maxFileSize: 1000 } }), expected);
@@ -184,8 +184,23 @@ describe("readSettings", () => {
   });
 
   test("ill-typed values keep the base; missing values keep the base", () => {
-    const base = { validation: { enable: false, delay: 10 }, maxFileSize: 5 };
-    assert.deepEqual(readSettings({ validation: { enable: "no", delay: -1 }, maxFileSize: "big" }, base), base);
+    const base = { validation: { enable: false, delay: 10 }, maxFileSize: 5, lint: { rules: { "lwir.parse_warning": "off" as const } } };
+    assert.deepEqual(readSettings({ validation: { enable: "no", delay: -1 }, maxFileSize: "big", lint: { rules: "all" } }, base), base);
     assert.deepEqual(readSettings({ validation: { delay: 20 } }, base), { ...base, validation: { enable: false, delay: 20 } });
+  });
+
+  test("lwir.lint.rules: our own codes with a known level are kept; anything else is dropped, never thrown on", () => {
+    const raw = {
+      "lwir.yaml_unquoted_template": "error",
+      "lwir.parse_warning": "off",
+      "lwir.file_too_large": "loud", // unknown level
+      "model.disallowed": "off", // a runtime finding: not configurable
+      "no.such_rule": "hint",
+    };
+    const want = { "lwir.yaml_unquoted_template": "error", "lwir.parse_warning": "off" };
+    assert.deepEqual(readSettings({ lint: { rules: raw } }).lint.rules, want);
+    assert.deepEqual(readSettings({ lwir: { lint: { rules: raw } } }).lint.rules, want);
+    assert.deepEqual(readSettings({ "lwir.lint.rules": raw }).lint.rules, want);
+    for (const odd of [null, 3, "x", ["lwir.parse_warning"]]) assert.deepEqual(readSettings({ lint: { rules: odd } }).lint.rules, {});
   });
 });

@@ -1,34 +1,67 @@
 // Command-line parsing for `lwir`: no dependency, strict (an unknown option is a usage error, so a
 // typo never silently changes what CI checks).
+import { RULES } from "../lwir/codes";
+import { CONFIGURABLE_RULES, parseRuleOption, type RuleLevel } from "../service/rules";
 
 export type OutputFormat = "text" | "json" | "sarif" | "github";
+
+export interface ValidateOptions {
+  format: OutputFormat;
+  exitZero: boolean;
+  /** Files and folders; "-" is standard input. */
+  paths: string[];
+  /** Report errors only: notices below the error level are left out of every format. */
+  quiet: boolean;
+  /** Levels of our own rules given with --rule (the last one given for a code wins). */
+  rules: Record<string, RuleLevel>;
+  /** Exit 1 when more than this many warnings are reported; undefined: no limit. */
+  maxWarnings?: number;
+  /** false: a folder with no LWIR file is only pointed out on stderr (--no-error-on-unmatched-pattern). */
+  errorOnUnmatched: boolean;
+  /** The name standard input is shown under, whose extension also gives its format. */
+  stdinFilename?: string;
+}
 
 export type Command =
   | { kind: "help" }
   | { kind: "version" }
   | { kind: "schema" }
-  | { kind: "validate"; format: OutputFormat; exitZero: boolean; paths: string[] }
+  | ({ kind: "validate" } & ValidateOptions)
   | { kind: "usage-error"; message: string };
 
-export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--exit-zero] PATH...
+export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--exit-zero] [--quiet] [--rule CODE=LEVEL]... PATH...
        lwir schema      (prints the JSON Schema of LWIR, for editors without the LWIR server)
 
 Checks LWIR workflows (little-workflow) with the same rules as the runtime's validator.
-A PATH is a file (checked whatever its name) or a folder (searched recursively for
-*.lwir.json, *.lwir.yaml and *.lwir.yml, skipping node_modules and .git).
+A PATH is a file (checked whatever its name), a folder (searched recursively for
+*.lwir.json, *.lwir.yaml and *.lwir.yml, skipping node_modules and .git), or - for one
+document on standard input. A folder that holds no LWIR file is an error.
 
 Options:
-  --format FORMAT  text (default), json, sarif (SARIF 2.1.0, e.g. for GitHub code scanning)
-                   or github (workflow commands: annotations in GitHub Actions)
-  --exit-zero      exit 0 even when files have problems (2 is still returned when the tool fails)
-  -h, --help       print this help
-  --version        print the version
+  --format FORMAT       text (default), json, sarif (SARIF 2.1.0, e.g. for GitHub code scanning)
+                        or github (workflow commands: annotations in GitHub Actions)
+  --exit-zero           exit 0 even when files have problems (2 is still returned when the tool fails)
+  --quiet               report errors only: leave out warnings, infos and hints
+  --rule CODE=LEVEL     set the level of one of LWIR Tools' own rules (repeatable):
+                        LEVEL is off, hint, info, warning or error; CODE is one of
+                        ${CONFIGURABLE_RULES.map((r) => r.code).join(",\n                        ")}.
+                        The runtime's findings and syntax errors are always errors.
+  --max-warnings N      exit 1 when more than N warnings are reported
+  --stdin-filename NAME the name to show for -, and its format by extension (.lwir.json: JSON;
+                        .lwir.yaml, .yml: YAML); without it, text that starts with { or [
+                        (after white space) is JSON, anything else YAML
+  --no-error-on-unmatched-pattern
+                        a folder with no LWIR file is only pointed out, not an error
+  -h, --help            print this help
+  --version             print the version
 
-Exit status: 0 no problems, 1 some file has findings or does not parse,
-2 wrong usage or a path could not be read.
+Exit status: 0 no problems; 1 some file has findings or does not parse, an own rule set
+to error reports something, or --max-warnings is exceeded; 2 wrong usage, a path could
+not be read, or a folder holds no LWIR file. Warnings, infos and hints never change it.
 `;
 
 const FORMATS: readonly OutputFormat[] = ["text", "json", "sarif", "github"];
+const FINDING_CODES = new Set(RULES.map(([code]) => code));
 
 export function parseArgs(argv: readonly string[]): Command {
   if (argv.length === 0) return { kind: "usage-error", message: "missing command" };
@@ -43,30 +76,56 @@ export function parseArgs(argv: readonly string[]): Command {
   if (command !== "validate") {
     return { kind: "usage-error", message: command.startsWith("-") ? `unknown option ${command}` : `unknown command ${command}` };
   }
-  let format: OutputFormat = "text";
-  let exitZero = false;
-  const paths: string[] = [];
+  const out: ValidateOptions = { format: "text", exitZero: false, paths: [], quiet: false, rules: {}, errorOnUnmatched: true };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i];
     if (arg === "--") {
-      paths.push(...rest.slice(i + 1));
+      out.paths.push(...rest.slice(i + 1));
       break;
     }
+    // `--name VALUE` or `--name=VALUE`; undefined when the value is missing.
+    const valueOf = (name: string): string | undefined => (arg === name ? rest[++i] : arg.slice(name.length + 1));
+    const takes = (name: string): boolean => arg === name || arg.startsWith(name + "=");
     if (arg === "--exit-zero") {
-      exitZero = true;
-    } else if (arg === "--format" || arg.startsWith("--format=")) {
-      const value = arg === "--format" ? rest[++i] : arg.slice("--format=".length);
+      out.exitZero = true;
+    } else if (arg === "--quiet") {
+      out.quiet = true;
+    } else if (arg === "--no-error-on-unmatched-pattern") {
+      out.errorOnUnmatched = false;
+    } else if (takes("--format")) {
+      const value = valueOf("--format");
       if (value === undefined) return { kind: "usage-error", message: "--format needs a value: text, json or sarif" };
       if (!(FORMATS as readonly string[]).includes(value)) {
-        return { kind: "usage-error", message: `unknown format ${value} (expected text, json or sarif)` };
+        return { kind: "usage-error", message: `unknown format ${value} (expected text, json, sarif or github)` };
       }
-      format = value as OutputFormat;
+      out.format = value as OutputFormat;
+    } else if (takes("--rule")) {
+      const value = valueOf("--rule");
+      if (value === undefined) return { kind: "usage-error", message: "--rule needs CODE=LEVEL, e.g. lwir.yaml_unquoted_template=off" };
+      const rule = parseRuleOption(value, (code) => FINDING_CODES.has(code));
+      if ("error" in rule) return { kind: "usage-error", message: rule.error };
+      out.rules[rule.code] = rule.level;
+    } else if (takes("--max-warnings")) {
+      const value = valueOf("--max-warnings");
+      if (value === undefined || !/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+        return { kind: "usage-error", message: `--max-warnings needs a whole number of warnings (0 or more)${value === undefined ? "" : `, not "${value}"`}` };
+      }
+      out.maxWarnings = Number(value);
+    } else if (takes("--stdin-filename")) {
+      const value = valueOf("--stdin-filename");
+      if (value === undefined || value === "") return { kind: "usage-error", message: "--stdin-filename needs a file name" };
+      out.stdinFilename = value;
     } else if (arg.startsWith("-") && arg !== "-") {
       return { kind: "usage-error", message: `unknown option ${arg}` };
     } else {
-      paths.push(arg);
+      out.paths.push(arg);
     }
   }
-  if (paths.length === 0) return { kind: "usage-error", message: "no PATH given" };
-  return { kind: "validate", format, exitZero, paths };
+  if (out.paths.length === 0) return { kind: "usage-error", message: "no PATH given" };
+  const stdinCount = out.paths.filter((p) => p === "-").length;
+  if (stdinCount > 1) return { kind: "usage-error", message: "- (standard input) can be given only once" };
+  if (out.stdinFilename !== undefined && stdinCount === 0) {
+    return { kind: "usage-error", message: "--stdin-filename names standard input: give - among the paths" };
+  }
+  return { kind: "validate", ...out };
 }

@@ -1,43 +1,64 @@
-// Reads one file and turns the shared analysis (the same one the editor uses) into a FileReport.
+// Reads one file (or standard input) and turns the shared analysis (the same one the editor uses) into a FileReport.
 import { readFileSync } from "node:fs";
 import { analyzeText } from "../service/analysis";
+import { ownNotices } from "../service/diagnostics";
+import { levelOf, type RuleLevels } from "../service/rules";
 import { decodeSource, formatOfBytes, formatOf, reasonOf, sniffFormat } from "./files";
-import type { Failure, FileReport } from "./report";
+import type { Failure, FileReport, ReportedNotice } from "./report";
 
 const START = { line: 0, character: 0 };
 
-export function checkFile(file: string): FileReport | Failure {
+export interface CheckOptions {
+  /** Levels of our own rules (--rule); defaults for the others. */
+  rules?: RuleLevels;
+}
+
+export function checkFile(file: string, options: CheckOptions = {}): FileReport | Failure {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch (error) {
     return { path: file, reason: reasonOf(error, file), kind: "unreadable" };
   }
+  return checkBytes(file, bytes, options);
+}
+
+/** Checks bytes shown under `name`; the format comes from the name's extension, else from the text. */
+export function checkBytes(name: string, bytes: Uint8Array, options: CheckOptions = {}, formatName: string = name): FileReport | Failure {
   try {
     const decoded = decodeSource(bytes);
     if (!decoded.ok) {
       return {
-        file, format: formatOfBytes(file, bytes), text: "",
+        file: name, format: formatOfBytes(formatName, bytes), text: "",
         parseErrors: [{ message: decoded.reason, range: { start: START, end: START } }],
-        findings: [], valid: false, workflowVersion: null,
+        findings: [], notices: [], valid: false, workflowVersion: null,
       };
     }
-    const format = formatOf(file) ?? sniffFormat(decoded.text);
-    const analysis = analyzeText(decoded.text, format);
-    const problems = analysis.document.parseErrors.length + analysis.findings.length;
+    const format = formatOf(formatName) ?? sniffFormat(decoded.text);
+    // YAML allows a leading BOM (and editors hide it, so columns count from after it); JSON.parse, and so
+    // the runtime, refuses it: the document layer reports it as a parse error.
+    const text = format === "yaml" && decoded.text.charCodeAt(0) === 0xfeff ? decoded.text.slice(1) : decoded.text;
+    const analysis = analyzeText(text, format);
+    const notices: ReportedNotice[] = [];
+    for (const n of ownNotices(analysis)) {
+      const level = levelOf(n.code, options.rules) ?? "warning";
+      if (level !== "off") notices.push({ code: n.code, path: n.path, message: n.message, severity: level, range: n.range });
+    }
+    const shown = analysis.document.parseErrors.length + analysis.findings.length + notices.length;
     return {
-      file,
+      file: name,
       format,
       // Only needed to show source lines under problems; dropped otherwise to keep memory flat.
-      text: problems > 0 ? decoded.text : "",
+      text: shown > 0 ? text : "",
       parseErrors: analysis.document.parseErrors.map((p) => ({ message: p.message, range: p.range })),
       findings: analysis.findings.map((f) => ({ code: f.code, path: f.path, message: f.message, severity: f.severity, range: f.range })),
+      notices,
       valid: analysis.valid,
       workflowVersion: analysis.workflowVersion ? { id: analysis.workflowVersion.id, hash: analysis.workflowVersion.hash } : null,
     };
   } catch (error) {
     // A bug in the tool must not hide the other files' results: report it for this file only.
-    return { path: file, reason: error instanceof Error ? error.message : String(error), kind: "internal" };
+    return { path: name, reason: error instanceof Error ? error.message : String(error), kind: "internal" };
   }
 }
 

@@ -26,19 +26,22 @@ export function sniffFormat(text: string): Format {
 
 export type Decoded = { ok: true; text: string } | { ok: false; reason: string };
 
-/** Bytes → text. NUL bytes mean binary; invalid UTF-8 is refused rather than silently replaced. */
+/**
+ * Bytes → text. NUL bytes mean binary; invalid UTF-8 is refused rather than silently replaced. A UTF-8
+ * BOM is kept: YAML allows it, JSON does not (the caller decides once the format is known).
+ */
 export function decodeSource(bytes: Uint8Array): Decoded {
   const utf16Bom = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
   if (utf16Bom) return { ok: false, reason: "not UTF-8 text (it starts with a UTF-16 byte order mark; save it as UTF-8)" };
   if (bytes.includes(0)) return { ok: false, reason: "binary file" };
   let text: string;
   try {
-    // ignoreBOM keeps a BOM in the output so exactly one is removed below, whatever the decoder does.
+    // ignoreBOM keeps a BOM in the output, whatever the decoder's default.
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     return { ok: false, reason: "not UTF-8 text" };
   }
-  return { ok: true, text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text };
+  return { ok: true, text };
 }
 
 /** Format of undecodable bytes, for the report: by name, else by the first non-space byte. */
@@ -89,6 +92,8 @@ export interface Collected {
   failures: Failure[];
   /** Folders given on the command line that hold no LWIR file. */
   emptyFolders: string[];
+  /** Where "-" (standard input) sits among the files, or -1 when it was not given. */
+  stdinIndex: number;
 }
 
 /** Expands the command-line paths into files: folders recursively, entries sorted by name. */
@@ -96,6 +101,7 @@ export function collectFiles(paths: readonly string[]): Collected {
   const files: string[] = [];
   const failures: Failure[] = [];
   const emptyFolders: string[] = [];
+  let stdinIndex = -1;
   const seen = new Set<string>();
   const add = (file: string): void => {
     const key = resolve(file);
@@ -104,6 +110,10 @@ export function collectFiles(paths: readonly string[]): Collected {
     files.push(file);
   };
   for (const path of paths) {
+    if (path === "-") {
+      stdinIndex = files.length;
+      continue;
+    }
     let isDir: boolean;
     try {
       const st = statSync(path);
@@ -125,7 +135,7 @@ export function collectFiles(paths: readonly string[]): Collected {
     for (const f of found) add(f);
     if (found.length === 0) emptyFolders.push(path);
   }
-  return { files, failures, emptyFolders };
+  return { files, failures, emptyFolders, stdinIndex };
 }
 
 /**

@@ -1,6 +1,7 @@
 // The `--format json` contract other tools (and the conformance check) read. Keys and their order
-// are fixed here on purpose, so internal fields (segments, text) never leak into it.
-import { compareRanges, sortFindings, type FileReport, type Range } from "./report";
+// are fixed here on purpose, so internal fields (segments, text) never leak into it. Later additions
+// (`notices`, the top-level `errors`) come after the original keys and never change them.
+import { compareRanges, compareStrings, failureMessage, sortFindings, type Failure, type FileReport, type Range } from "./report";
 
 export interface JsonRange {
   start: { line: number; character: number };
@@ -14,17 +15,21 @@ export interface JsonFile {
   findings: { code: string; path: string; message: string; severity: string; range: JsonRange }[];
   valid: boolean;
   workflowVersion: { id: string; hash: string } | null;
+  /** LWIR Tools' own notices (not the runtime's findings; they never change `valid`), in text order. */
+  notices: { code: string; path: string; message: string; severity: string; range: JsonRange }[];
 }
 
 export interface JsonReport {
   files: JsonFile[];
+  /** Paths that could not be checked (missing, unreadable, a folder with no LWIR file…) and why. */
+  errors: { path: string; message: string }[];
 }
 
 function range(r: Range): JsonRange {
   return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
 }
 
-export function toJsonReport(files: readonly FileReport[]): JsonReport {
+export function toJsonReport(files: readonly FileReport[], failures: readonly Failure[] = []): JsonReport {
   return {
     files: files.map((f) => ({
       file: f.file,
@@ -33,10 +38,14 @@ export function toJsonReport(files: readonly FileReport[]): JsonReport {
       findings: sortFindings(f.findings).map((x) => ({ code: x.code, path: x.path, message: x.message, severity: x.severity, range: range(x.range) })),
       valid: f.valid,
       workflowVersion: f.workflowVersion ? { id: f.workflowVersion.id, hash: f.workflowVersion.hash } : null,
+      notices: [...(f.notices ?? [])]
+        .sort((a, b) => compareRanges(a.range, b.range) || compareStrings(a.code, b.code))
+        .map((x) => ({ code: x.code, path: x.path, message: x.message, severity: x.severity, range: range(x.range) })),
     })),
+    errors: failures.map((f) => ({ path: f.path, message: failureMessage(f) })),
   };
 }
 
-export function formatJson(files: readonly FileReport[]): string {
-  return JSON.stringify(toJsonReport(files), null, 2) + "\n";
+export function formatJson(files: readonly FileReport[], failures: readonly Failure[] = []): string {
+  return JSON.stringify(toJsonReport(files, failures), null, 2) + "\n";
 }

@@ -3,8 +3,9 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as Sarif from "sarif";
-import { sortFindings, compareRanges, type Failure, type FileReport, type Range } from "./report";
+import { sortFindings, compareRanges, compareStrings, failureLine, type Failure, type FileReport, type Range } from "./report";
 import { OWN_RULES, PARSE_RULE, RULES } from "../lwir/codes";
+import { CONFIGURABLE_RULES } from "../service/rules";
 import { ruleDocsUrl } from "../service/ruleDocs";
 
 export interface SarifOptions {
@@ -24,15 +25,15 @@ function ruleName(code: string): string {
   return code.split(/[._]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
 }
 
-function rule(code: string, description: string): Sarif.ReportingDescriptor {
+function rule(code: string, description: string, defaultLevel: Sarif.ReportingConfiguration.level = "error", tags = code === PARSE_RULE ? ["lwir", "syntax"] : ["lwir"]): Sarif.ReportingDescriptor {
   const helpUri = ruleDocsUrl(code);
   return {
     id: code,
     name: ruleName(code),
     shortDescription: { text: description },
     ...(helpUri !== undefined ? { helpUri } : {}),
-    defaultConfiguration: { level: "error" },
-    properties: { tags: code === PARSE_RULE ? ["lwir", "syntax"] : ["lwir"] },
+    defaultConfiguration: { level: defaultLevel },
+    properties: { tags },
   };
 }
 
@@ -51,14 +52,21 @@ function region(r: Range): Sarif.Region {
   return { startLine: r.start.line + 1, startColumn: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
 }
 
+/** SARIF has three levels that show: error, warning, note (our info and hint are notes). */
 function level(severity: string): Sarif.Result.level {
-  return severity === "warning" || severity === "note" ? severity : "error";
+  if (severity === "warning" || severity === "note") return severity;
+  return severity === "info" || severity === "hint" ? "note" : "error";
 }
 
 export function toSarif(files: readonly FileReport[], options: SarifOptions): Sarif.Log {
   // Every code gets a rule, so ruleIndex values are stable from one run to the next.
   const parse = OWN_RULES.find((r) => r.code === PARSE_RULE)!;
-  const rules = [rule(PARSE_RULE, parse.description), ...RULES.map(([code, text]) => rule(code, text))];
+  const rules = [
+    rule(PARSE_RULE, parse.description),
+    ...RULES.map(([code, text]) => rule(code, text)),
+    // LWIR Tools' own notices come last, so the runtime's rules keep their indexes.
+    ...CONFIGURABLE_RULES.map((r) => rule(r.code, r.description, level(r.severity), ["lwir", "lwir-tools"])),
+  ];
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const ruleIndexOf = (code: string): number => {
     let i = index.get(code);
@@ -90,13 +98,24 @@ export function toSarif(files: readonly FileReport[], options: SarifOptions): Sa
         properties: { path: f.path },
       });
     }
+    const notices = [...(file.notices ?? [])].sort((a, b) => compareRanges(a.range, b.range) || compareStrings(a.code, b.code));
+    for (const n of notices) {
+      results.push({
+        ruleId: n.code,
+        ruleIndex: ruleIndexOf(n.code),
+        level: level(n.severity),
+        message: { text: n.message },
+        locations: [{ physicalLocation: { artifactLocation: artifact, region: region(n.range) } }],
+        properties: { path: n.path, severity: n.severity },
+      });
+    }
   }
   const failures = options.failures ?? [];
   const invocation: Sarif.Invocation = { executionSuccessful: failures.length === 0 };
   if (failures.length > 0) {
     invocation.toolExecutionNotifications = failures.map((f) => ({
       level: "error",
-      message: { text: f.kind === "internal" ? `internal error while checking ${f.path}: ${f.reason}` : `cannot read ${f.path}: ${f.reason}` },
+      message: { text: failureLine(f) },
     }));
   }
   return {

@@ -1,10 +1,10 @@
 // Human output: one compiler-style line per problem, the source line with a caret under the range,
 // an `ok` line per valid file with its WorkflowVersion id, then a summary line.
-import { compareRanges, compareStrings, problemCount, type Failure, type FileReport, type Range } from "./report";
+import { compareRanges, compareStrings, countNotices, problemCount, type Failure, type FileReport, type Range } from "./report";
 
 export interface TextOptions {
   color: boolean;
-  /** Paths the tool could not check; only counted in the summary (they are reported on stderr). */
+  /** Paths the tool could not check or that matched no file; only counted in the summary (they are reported on stderr). */
   failures?: readonly Failure[];
 }
 
@@ -22,13 +22,19 @@ interface Style {
   red(s: string): string;
   green(s: string): string;
   cyan(s: string): string;
+  yellow(s: string): string;
+  blue(s: string): string;
   dim(s: string): string;
 }
 
 const ansi = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
-const COLORS: Style = { bold: ansi(1, 22), red: ansi(31, 39), green: ansi(32, 39), cyan: ansi(36, 39), dim: ansi(2, 22) };
+const COLORS: Style = { bold: ansi(1, 22), red: ansi(31, 39), green: ansi(32, 39), cyan: ansi(36, 39), yellow: ansi(33, 39), blue: ansi(34, 39), dim: ansi(2, 22) };
 const id = (s: string) => s;
-const PLAIN: Style = { bold: id, red: id, green: id, cyan: id, dim: id };
+const PLAIN: Style = { bold: id, red: id, green: id, cyan: id, yellow: id, blue: id, dim: id };
+
+function severityColor(style: Style, severity: string): (s: string) => string {
+  return severity === "error" ? style.red : severity === "warning" ? style.yellow : style.blue;
+}
 
 /** Longest source line shown whole; longer ones (minified JSON) are cut to a window around the range. */
 const MAX_LINE = 160;
@@ -47,35 +53,54 @@ export function formatText(files: readonly FileReport[], options: TextOptions): 
   const out: string[] = [];
   let problems = 0;
   let filesWithProblems = 0;
+  let warnings = 0;
+  let infos = 0;
+  let hints = 0;
   for (const file of files) {
     const count = problemCount(file);
-    if (count === 0) {
-      if (file.valid && file.workflowVersion) out.push(`${style.green("ok")}  ${clean(file.file)}  ${style.dim(file.workflowVersion.id)}`);
-      continue;
+    const notices = file.notices ?? [];
+    warnings += countNotices(file, "warning");
+    infos += countNotices(file, "info");
+    hints += countNotices(file, "hint");
+    if (count > 0) {
+      problems += count;
+      filesWithProblems++;
     }
-    problems += count;
-    filesWithProblems++;
     // Source order reads best in a terminal (the json output keeps the corpus's path/code order).
     const list: Problem[] = [
       ...file.parseErrors.map((p) => ({ severity: "error", code: "parse", path: "", message: p.message, range: p.range })),
       ...file.findings,
+      ...notices,
     ].sort((a, b) => compareRanges(a.range, b.range) || compareStrings(a.code, b.code) || compareStrings(a.path, b.path));
-    const lines = file.text === "" ? undefined : new SourceLines(file.text);
+    const lines = file.text === "" || list.length === 0 ? undefined : new SourceLines(file.text);
     for (const p of list) {
       const where = `${clean(file.file)}:${p.range.start.line + 1}:${p.range.start.character + 1}`;
-      out.push(`${style.bold(where)}  ${style.red(p.severity)}  ${style.cyan(p.code)}  ${oneLine(p.message)}`);
+      out.push(`${style.bold(where)}  ${severityColor(style, p.severity)(p.severity)}  ${style.cyan(p.code)}  ${oneLine(p.message)}`);
       const shown = lines && snippet(lines, p.range);
       if (shown) out.push(INDENT + shown.source, INDENT + style.green(shown.caret));
     }
+    // A valid file is ok even with warnings: the runtime accepts it.
+    if (count === 0 && file.valid && file.workflowVersion) out.push(`${style.green("ok")}  ${clean(file.file)}  ${style.dim(file.workflowVersion.id)}`);
   }
+  const failures = options.failures ?? [];
+  const failed = failures.filter((f) => f.kind !== "unmatched").length;
+  const unmatched = failures.length - failed;
   const total = files.length;
+  // Never "no problems" when a path could not be checked: nobody knows what it holds.
   let summary = problems > 0
     ? `${problems} ${plural(problems, "problem")} in ${filesWithProblems} of ${total} ${plural(total, "file")}`
-    : `${total} ${plural(total, "file")} checked, no problems`;
-  const failed = options.failures?.length ?? 0;
+    : `${total} ${plural(total, "file")} checked${failures.length > 0 ? "" : ", no problems"}`;
+  const notes = [
+    warnings > 0 ? `${warnings} ${plural(warnings, "warning")}` : "",
+    infos > 0 ? `${infos} info` : "",
+    hints > 0 ? `${hints} ${plural(hints, "hint")}` : "",
+  ].filter(Boolean);
+  if (notes.length > 0) summary += `, ${notes.join(", ")}`;
   if (failed > 0) summary += `; ${failed} ${failed === 1 ? "path" : "paths"} could not be checked`;
+  if (unmatched > 0) summary += `; ${unmatched} ${unmatched === 1 ? "folder holds" : "folders hold"} no LWIR file`;
   if (out.length > 0) out.push("");
-  out.push(style.bold(problems > 0 || failed > 0 ? style.red(summary) : style.green(summary)));
+  const color = problems > 0 || failures.length > 0 ? style.red : warnings > 0 ? style.yellow : style.green;
+  out.push(style.bold(color(summary)));
   return out.join("\n") + "\n";
 }
 
@@ -139,7 +164,8 @@ function isLowSurrogate(c: number): boolean {
 
 // Control and bidi-override characters from a file must not reach the terminal as such: they could
 // move the cursor, change colours or reorder what is shown. One replacement character keeps columns.
-const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// A BOM (U+FEFF) is invisible: shown as one, it points at where a JSON document's BOM error is.
+const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 function safeChars(s: string): string {
   return s.replace(UNSAFE, "\ufffd");

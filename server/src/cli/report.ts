@@ -3,7 +3,8 @@
 
 // Positions are LSP positions (0-based line, UTF-16 character), as the document layer gives them.
 import type { Format, Position, Range } from "../document/types";
-export type { Format, Position, Range };
+import type { NoticeSeverity } from "../service/rules";
+export type { Format, Position, Range, NoticeSeverity };
 
 export interface ReportedParseError {
   message: string;
@@ -18,6 +19,15 @@ export interface ReportedFinding {
   range: Range;
 }
 
+/** One of LWIR Tools' own notices (never a runtime finding), at the level the user chose. */
+export interface ReportedNotice {
+  code: string;
+  path: string;
+  message: string;
+  severity: NoticeSeverity;
+  range: Range;
+}
+
 export interface FileReport {
   /** The path as given on the command line, or as found under a given folder. */
   file: string;
@@ -26,6 +36,8 @@ export interface FileReport {
   text: string;
   parseErrors: ReportedParseError[];
   findings: ReportedFinding[];
+  /** Own notices; never part of `valid` (the runtime's verdict). Optional: absent means none. */
+  notices?: ReportedNotice[];
   valid: boolean;
   workflowVersion: { id: string; hash: string } | null;
 }
@@ -34,8 +46,31 @@ export interface FileReport {
 export interface Failure {
   path: string;
   reason: string;
-  /** unreadable: missing, denied, a loop…; internal: the tool itself failed on the file. */
-  kind: "unreadable" | "internal";
+  /** unreadable: missing, denied, a loop…; internal: the tool itself failed on the file; unmatched: a folder with no LWIR file. */
+  kind: "unreadable" | "internal" | "unmatched";
+}
+
+/** The one-line message for a failure (stderr, the json `errors`, SARIF notifications), without the path. */
+export function failureMessage(f: Failure): string {
+  switch (f.kind) {
+    case "internal":
+      return `internal error while checking it: ${f.reason}`;
+    case "unmatched":
+    case "unreadable":
+      return f.reason;
+  }
+}
+
+/** The same with the path, as stderr shows it. */
+export function failureLine(f: Failure): string {
+  switch (f.kind) {
+    case "internal":
+      return `internal error while checking ${f.path}: ${f.reason}`;
+    case "unmatched":
+      return `${f.path}: ${f.reason}`;
+    case "unreadable":
+      return `cannot read ${f.path}: ${f.reason}`;
+  }
 }
 
 export function comparePositions(a: Position, b: Position): number {
@@ -56,6 +91,13 @@ export function sortFindings<T extends ReportedFinding>(findings: readonly T[]):
   return [...findings].sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.code, b.code) || compareRanges(a.range, b.range));
 }
 
+/** Problems that fail the file: parse errors, findings, and own notices the user raised to error. */
 export function problemCount(file: FileReport): number {
-  return file.parseErrors.length + file.findings.length;
+  return file.parseErrors.length + file.findings.length + countNotices(file, "error");
+}
+
+export function countNotices(file: FileReport, severity: NoticeSeverity): number {
+  let n = 0;
+  for (const x of file.notices ?? []) if (x.severity === severity) n++;
+  return n;
 }

@@ -394,6 +394,11 @@ export class JsonDocument extends BaseDocument {
     }
   }
 
+  /** A leading U+FEFF: the first character, reported on its own. */
+  addByteOrderMarkError(): void {
+    this.parseErrors.push(this.problem(JSON_BOM_MESSAGE, 0, 1, "ByteOrderMark"));
+  }
+
   /** JSON.parse's own complaint, for text it refuses where jsonc-parser saw nothing wrong. */
   addNativeError(nativeMessage: string): void {
     const at = /at position (\d+)/.exec(nativeMessage);
@@ -474,35 +479,44 @@ export class JsonDocument extends BaseDocument {
   }
 }
 
+/** What a JSON document starting with U+FEFF is told: JSON.parse, and so the runtime, refuses it. */
+export const JSON_BOM_MESSAGE =
+  "The document starts with a byte-order mark (U+FEFF), which JSON does not allow and the runtime refuses: remove the byte-order mark (save the file as UTF-8 without BOM)";
+
 export function parseJson(text: string): JsonDocument {
+  // The runtime reads JSON with JSON.parse, which refuses a leading BOM. The rest is read as if the BOM
+  // were a space (same length, so offsets hold) to report its own errors too.
+  const bom = text.charCodeAt(0) === 0xfeff;
+  const body = bom ? " " + text.slice(1) : text;
   let value: unknown;
   let parsed = false;
   let nativeMessage = "";
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(body);
     parsed = true;
   } catch (error) {
     nativeMessage = error instanceof Error ? error.message : String(error);
   }
   // nesting past the limit takes more brackets than a shorter text holds
-  const depth = text.length <= MAX_JSON_DEPTH ? 0 : parsed ? scanValidJsonDepth(text) : scanJsonDepth(text).depth;
+  const depth = body.length <= MAX_JSON_DEPTH ? 0 : parsed ? scanValidJsonDepth(body) : scanJsonDepth(body).depth;
   const tooDeep = depth > MAX_JSON_DEPTH;
   // the runtime reads what JSON.parse accepts; the scan map is iterative, so depth does not matter to it
-  if (parsed) return tooDeep ? new JsonDocument(text, undefined, "scan", { depth, limit: MAX_JSON_DEPTH }) : new JsonDocument(text, value, "scan");
+  if (parsed && !bom) return tooDeep ? new JsonDocument(text, undefined, "scan", { depth, limit: MAX_JSON_DEPTH }) : new JsonDocument(text, value, "scan");
 
   let doc: JsonDocument;
   const errors: RawError[] = [];
   if (tooDeep) {
     // too deep for jsonc-parser's recursive parser: locate the first error with an iterative check instead
     doc = new JsonDocument(text, undefined, undefined);
-    const first = firstJsonSyntaxError(text);
+    const first = parsed ? undefined : firstJsonSyntaxError(body);
     if (first) errors.push(first);
   } else {
     const jsoncErrors: ParseError[] = [];
-    const tree = parseTree(text, jsoncErrors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    const tree = parseTree(body, jsoncErrors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     doc = new JsonDocument(text, undefined, tree);
     for (const e of jsoncErrors) errors.push({ code: e.error, offset: e.offset, length: e.length });
   }
+  if (bom) doc.addByteOrderMarkError();
   doc.addErrors(errors);
   // JSON.parse is the judge: if jsonc-parser saw nothing wrong, report JSON.parse's own words
   if (doc.parseErrors.length === 0) doc.addNativeError(nativeMessage);

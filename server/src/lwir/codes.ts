@@ -69,18 +69,27 @@ export const RULES: ReadonlyArray<readonly [code: string, description: string]> 
 ];
 
 /** Severity of a diagnostic of our own (findings of the runtime are always errors). */
-export type OwnRuleSeverity = "error" | "warning" | "information" | "hint";
+export type OwnRuleSeverity = "error" | "warning" | "info" | "hint";
 
 /**
  * Codes of LWIR Tools' own diagnostics: never findings of the runtime, never part of a document's
  * validity. The errors say the tool could not check the document; the warnings point at text the
  * runtime accepts but that probably does not do what its author meant.
  */
-export const OWN_RULES: ReadonlyArray<{ readonly code: string; readonly severity: OwnRuleSeverity; readonly description: string }> = [
-  { code: PARSE_RULE, severity: "error", description: "The file is not readable JSON or YAML text, so nothing in it was checked." },
-  { code: "lwir.parse_warning", severity: "warning", description: "The YAML parser warns about text the runtime still accepts, such as an unknown tag." },
-  { code: "lwir.yaml_unquoted_template", severity: "warning", description: "An unquoted {{ }} in YAML is read as a mapping, not as a template string." },
-  { code: "lwir.inherited_function_name", severity: "warning", description: "An expression calls a name every JavaScript object has (toString, valueOf, …): accepted, but it cannot work at run time." },
-  { code: "lwir.file_too_large", severity: "warning", description: "The document is larger than lwir.maxFileSize, so the editor does not analyse it." },
-  { code: "lwir.internal_error", severity: "error", description: "LWIR Tools failed while analysing the document (a bug in the tool, not in the document)." },
+export interface OwnRule {
+  readonly code: string;
+  /** The level it is reported at unless a user sets another (`lwir.lint.rules`, `--rule`). */
+  readonly severity: OwnRuleSeverity;
+  readonly description: string;
+  /** Users may set its level or turn it off; the tool's own failures (parse, internal_error) cannot be. */
+  readonly configurable: boolean;
+}
+
+export const OWN_RULES: readonly OwnRule[] = [
+  { code: PARSE_RULE, severity: "error", description: "The file is not readable JSON or YAML text, so nothing in it was checked.", configurable: false },
+  { code: "lwir.parse_warning", severity: "warning", description: "The YAML parser warns about text the runtime still accepts, such as an unknown tag.", configurable: true },
+  { code: "lwir.yaml_unquoted_template", severity: "warning", description: "An unquoted {{ }} in YAML is read as a mapping, not as a template string.", configurable: true },
+  { code: "lwir.inherited_function_name", severity: "warning", description: "An expression calls a name every JavaScript object has (toString, valueOf, …): accepted, but it cannot work at run time.", configurable: true },
+  { code: "lwir.file_too_large", severity: "warning", description: "The document is larger than lwir.maxFileSize, so the editor does not analyse it.", configurable: true },
+  { code: "lwir.internal_error", severity: "error", description: "LWIR Tools failed while analysing the document (a bug in the tool, not in the document).", configurable: false },
 ];

@@ -16,6 +16,7 @@ import { EXPRESSION_FUNCTIONS } from "../lwir/expressions";
 import type { Analysis, RangedFinding } from "./analysis";
 import { spanInString } from "./stringSource";
 import { findInheritedCalls } from "./inheritedFunctions";
+import { levelOf, type NoticeSeverity, type RuleLevels } from "./rules";
 
 export const SOURCE = "lwir";
 /** Code of syntax errors (JSON or YAML): the document did not parse, so nothing was validated. */
@@ -183,23 +184,83 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
       severity: DiagnosticSeverity.Warning,
       source: SOURCE,
       code: YAML_UNQUOTED_TEMPLATE,
-      message: `YAML reads the unquoted ${shorten(hint.template.text)} as a mapping, not as a template string; write ${shorten(hint.template.replacement)}.`,
+      message: unquotedTemplateMessage(hint.template),
       data: { code: YAML_UNQUOTED_TEMPLATE, path: pathString(pathOfSegments(hint.segments)), segments: hint.segments, unquotedTemplate: hint.template } satisfies LwirDiagnosticData,
     });
   }
-  if (doc.parseErrors.length === 0) {
-    for (const call of findInheritedCalls(doc.value)) {
-      const value = valueAt(doc.value, call.segments) as string;
-      const span = spanInString(doc, call.segments, value, call.start, call.end);
-      out.push({
-        range: span ? { start: doc.positionAt(span[0]), end: doc.positionAt(span[1]) } : rangeOf(doc, call.segments),
-        severity: DiagnosticSeverity.Warning,
-        source: SOURCE,
-        code: INHERITED_FUNCTION_NAME,
-        message: `${call.name} is not an expression function: the runtime accepts the call because every JavaScript object has a ${call.name}, but it cannot produce a value when the workflow runs. Functions: ${EXPRESSION_FUNCTIONS.map((f) => f.name).join(", ")}.`,
-        data: { code: INHERITED_FUNCTION_NAME, path: pathString(pathOfSegments(call.segments)), segments: call.segments },
-      });
+  for (const call of inheritedCalls(doc)) {
+    out.push({
+      range: call.range,
+      severity: DiagnosticSeverity.Warning,
+      source: SOURCE,
+      code: INHERITED_FUNCTION_NAME,
+      message: call.message,
+      data: { code: INHERITED_FUNCTION_NAME, path: pathString(pathOfSegments(call.segments)), segments: call.segments } satisfies LwirDiagnosticData,
+    });
+  }
+  return out;
+}
+
+/** Calls of Object.prototype names in expressions (service/inheritedFunctions.ts), on the name where it maps. */
+function inheritedCalls(doc: LwirDocument): Array<{ segments: PathSegment[]; range: Range; message: string }> {
+  if (doc.parseErrors.length > 0) return [];
+  return findInheritedCalls(doc.value).map((call) => {
+    const value = valueAt(doc.value, call.segments) as string;
+    const span = spanInString(doc, call.segments, value, call.start, call.end);
+    return {
+      segments: call.segments,
+      range: span ? { start: doc.positionAt(span[0]), end: doc.positionAt(span[1]) } : rangeOf(doc, call.segments),
+      message: `${call.name} is not an expression function: the runtime accepts the call because every JavaScript object has a ${call.name}, but it cannot produce a value when the workflow runs. Functions: ${EXPRESSION_FUNCTIONS.map((f) => f.name).join(", ")}.`,
+    };
+  });
+}
+
+function unquotedTemplateMessage(template: UnquotedTemplate): string {
+  return `YAML reads the unquoted ${shorten(template.text)} as a mapping, not as a template string; write ${shorten(template.replacement)}.`;
+}
+
+/** One of our own notices (never a finding) as plain data, at its default level: what the CLI reports. */
+export interface OwnNotice {
+  code: string;
+  path: string;
+  message: string;
+  range: Range;
+}
+
+/** The notices toDiagnostics adds beside parse errors and findings (parse warnings, YAML hints, inherited calls). */
+export function ownNotices(analysis: Analysis): OwnNotice[] {
+  const doc = analysis.document;
+  const out: OwnNotice[] = (doc.parseWarnings ?? []).map((p) => ({ code: PARSE_WARNING_CODE, path: "$", message: p.message, range: p.range }));
+  if (doc.format === "yaml") {
+    for (const hint of findUnquotedTemplates(doc)) {
+      out.push({ code: YAML_UNQUOTED_TEMPLATE, path: pathString(pathOfSegments(hint.segments)), message: unquotedTemplateMessage(hint.template), range: hint.template.range });
     }
+  }
+  for (const call of inheritedCalls(doc)) {
+    out.push({ code: INHERITED_FUNCTION_NAME, path: pathString(pathOfSegments(call.segments)), message: call.message, range: call.range });
+  }
+  return out;
+}
+
+const SEVERITY: Record<NoticeSeverity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+/**
+ * The user's levels (`lwir.lint.rules`) applied to our own notices: "off" drops them, other levels set
+ * the severity. Parse errors and findings keep theirs (the runtime refuses those documents whatever the
+ * editor says).
+ */
+export function applyRuleLevels(diagnostics: Diagnostic[], levels: RuleLevels | undefined): Diagnostic[] {
+  if (!levels || Object.keys(levels).length === 0) return diagnostics;
+  const out: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    const level = typeof d.code === "string" ? levelOf(d.code, levels) : undefined;
+    if (level === undefined) out.push(d);
+    else if (level !== "off") out.push(d.severity === SEVERITY[level] ? d : { ...d, severity: SEVERITY[level] });
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // Clients send settings in several shapes (nested objects from VS Code's configuration, dotted keys
 // from hand-written initializationOptions, a `{lwir: {...}}` wrapper from didChangeConfiguration), so
 // one tolerant reader turns any of them into a complete, type-checked value.
+import { readRuleLevels, type RuleLevel } from "./rules";
 
 export interface LwirSettings {
   validation: {
@@ -12,11 +13,16 @@ export interface LwirSettings {
   };
   /** Documents larger than this many bytes (UTF-8) get one notice instead of full analysis. */
   maxFileSize: number;
+  lint: {
+    /** Levels of our own rules by code (`lwir.lint.rules`); unknown codes and levels are dropped. */
+    rules: Readonly<Record<string, RuleLevel>>;
+  };
 }
 
 export const DEFAULT_SETTINGS: LwirSettings = Object.freeze({
   validation: Object.freeze({ enable: true, delay: 150 }),
   maxFileSize: 8 * 1024 * 1024,
+  lint: Object.freeze({ rules: Object.freeze({}) }),
 }) as LwirSettings;
 
 /** The longest debounce we accept; anything larger is almost certainly a unit mistake (seconds vs ms). */
@@ -31,12 +37,14 @@ export function readSettings(raw: unknown, base: LwirSettings = DEFAULT_SETTINGS
   const enable = pick(root, ["validation", "enable"]);
   const delay = pick(root, ["validation", "delay"]);
   const maxFileSize = pick(root, ["maxFileSize"]);
+  const rules = pick(root, ["lint", "rules"]);
   return {
     validation: {
       enable: typeof enable === "boolean" ? enable : base.validation.enable,
       delay: isCount(delay) ? Math.min(delay, MAX_DELAY) : base.validation.delay,
     },
     maxFileSize: isCount(maxFileSize) ? maxFileSize : base.maxFileSize,
+    lint: { rules: isRecord(rules) ? readRuleLevels(rules) : base.lint.rules },
   };
 }
 
