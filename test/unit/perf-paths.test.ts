@@ -9,8 +9,9 @@ import { scanJsonDepth, scanValidJsonDepth } from "../../server/src/document/dep
 import { hashabilityProblem, workflowVersionOf } from "../../server/src/lwir/canonical";
 import { validateLwir } from "../../server/src/lwir/validate";
 import { analyzeText } from "../../server/src/service/analysis";
+import { GENERATOR } from "../corpus";
 
-const GEN = join(process.cwd(), "..", "shared", "bench", "gen-lwir.mjs");
+const GEN = GENERATOR;
 
 function generate(args: string[]): string {
   const r = spawnSync(process.execPath, [GEN, ...args], { encoding: "utf8", maxBuffer: 64 << 20 });
