@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
@@ -11,7 +11,6 @@ import { MAX_DEPTH, canonicalJson, hashabilityProblem, workflowVersionOf } from 
 import { sha256Hex } from "../../server/src/lwir/sha256";
 import { CONFORMANCE, GENERATOR, REALWORLD, corpusCases } from "../corpus";
 
-const ROOT = process.cwd();
 
 /** Independent oracle: recursive, default sort, JSON.stringify for every scalar and key. */
 function oracle(v: unknown): string {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { stringify as toYaml } from "yaml";
 import type { CodeAction, Diagnostic, TextEdit } from "vscode-languageserver-types";
 import { analyzeText, type Analysis } from "../../server/src/service/analysis";

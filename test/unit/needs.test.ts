@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { inferNeeds, needsToAdd, type InferredNeed } from "../../server/src/lwir/needs";
 import { validateLwir } from "../../server/src/lwir/validate";

@@ -2,7 +2,6 @@
 // accepted, the hashability walk over plain data, and the WorkflowVersion computed on first read.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { scanJsonDepth, scanValidJsonDepth } from "../../server/src/document/depth";
