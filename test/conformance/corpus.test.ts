@@ -4,6 +4,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { relative } from "node:path";
 import { CONFORMANCE, REALWORLD } from "../corpus";
 
 const RUNNER = "scripts/conformance.mjs";
@@ -25,7 +26,7 @@ function run(folder: string): { status: number | null; result: FolderResult; out
 describe("conformance corpora, through the CLI", () => {
   // exact sizes: a folder that lost cases fails here rather than passing on fewer
   for (const [folder, labelled, syntax] of [[CONFORMANCE, 354, 14], [REALWORLD, 46, 0]] as const) {
-    test(`${folder}: every case exact`, () => {
+    test(`${relative(process.cwd(), folder)}: every case exact`, () => {
       const { status, result } = run(folder);
       const failures = result.failures.join("\n");
       assert.equal(result.labelled, labelled, `labelled cases\n${failures}`);
