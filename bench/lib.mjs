@@ -139,9 +139,10 @@ export function floorTimer(format) {
 
 /** A fresh text per iteration: the metadata description changes, so no cache keyed by text can answer. */
 export function variant(text, i) {
-  const at = text.indexOf("Synthetic LWIR workflow");
+  const marker = "Generated LWIR workflow";
+  const at = text.indexOf(marker);
   if (at < 0) throw new Error("workload without the generator's description");
-  return flat(text.slice(0, at) + `Synthetic LWIR workflow (variant ${i})` + text.slice(at + "Synthetic LWIR workflow".length));
+  return flat(text.slice(0, at) + `${marker} (variant ${i})` + text.slice(at + marker.length));
 }
 
 /**
@@ -155,8 +156,8 @@ export function flat(s) {
 /** Offsets of prose words inside prompts where a letter can be typed without changing validity. */
 export function editSites(text) {
   const sites = [];
-  const re = /Take into account /g;
-  for (let m = re.exec(text); m; m = re.exec(text)) sites.push(m.index + "Take".length);
+  const re = /Weigh \{\{/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) sites.push(m.index + "Weigh".length);
   if (sites.length === 0) throw new Error("no edit sites");
   return sites;
 }
@@ -180,7 +181,7 @@ export function applyEdit(text, e) {
  */
 export function completionSite(text, format) {
   const anchors = [];
-  const re = /Take into account \{\{[^\n"]*\}\} when deciding\./g;
+  const re = /Weigh \{\{[^\n"]*\}\} before answering\./g;
   for (let m = re.exec(text); m; m = re.exec(text)) anchors.push(m.index + m[0].length);
   const at = anchors[Math.floor(anchors.length / 2)];
   if (at === undefined) throw new Error("no completion site");

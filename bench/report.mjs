@@ -132,7 +132,7 @@ export function renderMarkdown(results) {
     lines.push("");
   }
   lines.push("## Method", "");
-  lines.push("- Workloads: `../shared/bench/gen-lwir.mjs --seed 1` (valid documents). Fresh-document series change the metadata description every iteration, so no cache keyed by text or version can answer.");
+  lines.push("- Workloads: `bench/generate.mjs --seed 1` (our generator; valid documents). Fresh-document series change the metadata description every iteration, so no cache keyed by text or version can answer.");
   lines.push("- Ours in process: `analyzeText` + `toDiagnostics` (fresh); an open document in an `LwirWorkspace`, one letter typed or deleted in a prompt per iteration (edit); `provideCompletionFromText` after typing `.` in `{{ steps` (what the server answers right after an edit).");
   lines.push("- Over LSP: the built server (`dist/server.js`, `lwir.validation.delay` 0) and yaml-language-server over stdio through test/lsp/harness.ts; didChange → publishDiagnostics per one-character edit; completion with the didChange and the request in one write, then again on the same version once its diagnostics are out; both servers get VS Code's completion capabilities (item defaults, resolve). yaml-language-server runs as shipped (200 ms debounce) and with the debounce removed (bench/yamlls-nodelay.cjs).");
   lines.push("- Peers use schemas/lwir.schema.json, the schema `lwir schema` prints (draft-07; test/unit/lwir-schema.test.ts checks it accepts every valid corpus document).");

@@ -5,7 +5,7 @@
 // Each series runs in its own Node process (bench/workers/*.mjs) with warm-up rounds, then at least 30
 // measured rounds; every round also times the parse floor of the format on the same text, interleaved,
 // and each figure carries its median ratio to that floor, so machine noise (this machine is shared and
-// noisy) largely cancels. Workloads come from ../shared/bench/gen-lwir.mjs. Writes bench/results.json
+// noisy) largely cancels. Workloads come from bench/generate.mjs (ours). Writes bench/results.json
 // and bench/RESULTS.md.
 //
 //   node bench/run.mjs [--quick] [--sizes 100,1000] [--formats json,yaml] [--only floor,ours,ours-lsp,peers,yamlls-lsp]
@@ -21,7 +21,7 @@ import { renderMarkdown } from "./report.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
 const tmp = join(here, "tmp");
-const GEN = join(root, "..", "shared", "bench", "gen-lwir.mjs");
+const GEN = join(here, "generate.mjs");
 
 const argv = process.argv.slice(2);
 const flag = (name) => argv.includes(`--${name}`);
@@ -50,7 +50,7 @@ function workload(steps, format) {
   const file = join(tmp, `w-${steps}.lwir.${format}`);
   if (!existsSync(file)) {
     const r = spawnSync(process.execPath, [GEN, "--steps", String(steps), "--format", format, "--seed", "1", "--out", file], { stdio: ["ignore", "ignore", "inherit"] });
-    if (r.status !== 0) throw new Error(`gen-lwir failed for ${steps} ${format}`);
+    if (r.status !== 0) throw new Error(`bench/generate.mjs failed for ${steps} ${format}`);
   }
   return file;
 }

@@ -1,38 +1,19 @@
-// Every labelled case of the shared conformance corpus and the real-world corpus, run through the
+// Every labelled case of the conformance corpus and the real-world corpus (test/corpus), run through the
 // library (parse with positions → validate → WorkflowVersion), must reproduce its label exactly.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { relative } from "node:path";
 import { analyzeText } from "../../server/src/service/analysis";
-
-interface Label {
-  findings: { code: string; path: string }[];
-  valid: boolean;
-  workflowVersionId: string | null;
-  parseError?: boolean;
-}
-
-function cases(dir: string): { name: string; file: string; format: "json" | "yaml"; label: Label }[] {
-  const out = [];
-  for (const name of readdirSync(dir).sort()) {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) { out.push(...cases(full)); continue; }
-    const m = /^(.*)\.lwir\.(json|yaml|yml)$/.exec(name);
-    if (!m) continue;
-    const label = JSON.parse(readFileSync(join(dir, `${m[1]}.expected.json`), "utf8")) as Label;
-    out.push({ name: full, file: full, format: m[2] === "json" ? "json" as const : "yaml" as const, label });
-  }
-  return out;
-}
+import { CONFORMANCE, REALWORLD, SYNTAX, corpusCases } from "../corpus";
 
 const key = (f: { code: string; path: string }) => `${f.path} ${f.code}`;
 
-for (const [corpus, expectedCount] of [["../shared/conformance", 368], ["../shared/realworld", 46]] as const) {
-  const dir = resolve(process.cwd(), corpus);
-  const all = cases(dir);
-  test(`${corpus}: has the expected number of cases`, () => assert.equal(all.length, expectedCount));
-  test(`${corpus}: every label reproduced exactly`, () => {
+for (const [corpus, expectedCount] of [[CONFORMANCE, 354 + 14], [REALWORLD, 46]] as const) {
+  // corpusCases fails unless each folder holds exactly its number of cases
+  const all = corpus === CONFORMANCE ? [...corpusCases(CONFORMANCE), ...corpusCases(SYNTAX)] : corpusCases(corpus);
+  test(`${relative(process.cwd(), corpus)}: has the expected number of cases`, () => assert.equal(all.length, expectedCount));
+  test(`${relative(process.cwd(), corpus)}: every label reproduced exactly`, () => {
     const failures: string[] = [];
     for (const c of all) {
       const analysis = analyzeText(readFileSync(c.file, "utf8"), c.format);

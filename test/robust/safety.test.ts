@@ -15,6 +15,7 @@ import ts from "typescript";
 import { fileUri, positionAt, type LspClient } from "../lsp/harness";
 import { baseWorkflow } from "../unit/lwir-fixtures";
 import {
+  CONFORMANCE,
   ROOT, SEED, askEverything, cliReports, conformanceSample, exampleDocs, outcome, preloadScript, reportFigures, runCli, startServer, type SourceDoc,
 } from "./support";
 
@@ -158,7 +159,7 @@ describe("no way out of the process", { timeout: 240_000 }, () => {
   test("a CLI run over the examples, the whole corpus and tempting documents tries nothing", () => {
     for (const doc of temptingDocuments(marker)) writeFileSync(join(dir, doc.name), doc.text);
     const log = join(dir, "cli.log");
-    const result = runCli(["validate", "--format", "json", join(ROOT, "examples"), join(ROOT, "..", "shared", "conformance"), dir], { env: { LWIR_ESCAPE_LOG: log } });
+    const result = runCli(["validate", "--format", "json", join(ROOT, "examples"), CONFORMANCE, dir], { env: { LWIR_ESCAPE_LOG: log } });
     assert.equal(result.timedOut, false);
     assert.equal(result.status, 1, result.stderr);
     figures.cliFiles = cliReports(result).size;

@@ -3,7 +3,7 @@
 // should publish for a text, and the figures each test reports (printed, and collected by scripts/test.mjs
 // for the summary that README's "Reliability" section quotes).
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import assert from "node:assert/strict";
@@ -13,11 +13,11 @@ import { toDiagnostics } from "../../server/src/service/diagnostics";
 import type { Format } from "../../server/src/document/types";
 import { LspClient, ErrorCode, ResponseErrorReply, type Message, type Position, type StartOptions } from "../lsp/harness";
 import { randomSource } from "../random";
+import { CONFORMANCE, GENERATOR, corpusCases } from "../corpus";
 
 export const ROOT = process.cwd();
-export const CONFORMANCE = join(ROOT, "..", "shared", "conformance");
 export const EXAMPLES = join(ROOT, "examples");
-export const GENERATOR = join(ROOT, "..", "shared", "bench", "gen-lwir.mjs");
+export { CONFORMANCE, GENERATOR };
 export const SERVER = join(ROOT, "dist", "server.js");
 export const CLI = join(ROOT, "dist", "cli.js");
 
@@ -58,10 +58,9 @@ export function exampleDocs(): SourceDoc[] {
     .map((name) => ({ name, format: formatOfName(name), text: readFileSync(join(EXAMPLES, name), "utf8") }));
 }
 
-/** The labelled conformance documents (not syntax/), sorted by name. */
+/** The labelled conformance documents (not syntax/), sorted by name; all 354 of them or the test fails. */
 export function conformanceDocs(): SourceDoc[] {
-  return readdirSync(CONFORMANCE).filter((n) => /\.lwir\.(json|ya?ml)$/.test(n) && statSync(join(CONFORMANCE, n)).isFile()).sort()
-    .map((name) => ({ name, format: formatOfName(name), text: readFileSync(join(CONFORMANCE, name), "utf8") }));
+  return corpusCases(CONFORMANCE).map((c) => ({ name: c.name, format: c.format, text: readFileSync(c.file, "utf8") }));
 }
 
 /** A seeded sample of the corpus: `perFormat` JSON and `perFormat` YAML documents of at most `maxChars`. */

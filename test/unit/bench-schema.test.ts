@@ -3,15 +3,15 @@
 // structural mistakes a schema can see.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import Ajv from "ajv";
 import { parse as parseYaml } from "yaml";
+import { CONFORMANCE, GENERATOR, REALWORLD, corpusCases } from "../corpus";
 
 const ROOT = process.cwd();
-const SHARED = join(ROOT, "..", "shared");
-const GEN = join(SHARED, "bench", "gen-lwir.mjs");
+const GEN = GENERATOR;
 
 function validator() {
   const schema = JSON.parse(readFileSync(join(ROOT, "schemas", "lwir.schema.json"), "utf8")) as object;
@@ -28,8 +28,8 @@ function generate(args: string[]): string {
 test("bench schema accepts every valid corpus and real-world document", () => {
   const validate = validator();
   let n = 0;
-  for (const dir of [join(SHARED, "conformance"), join(SHARED, "realworld")]) {
-    for (const f of readdirSync(dir)) {
+  for (const dir of [CONFORMANCE, REALWORLD]) {
+    for (const f of corpusCases(dir).map((c) => c.name)) {
       const m = /^(.*)\.lwir\.(json|yaml)$/.exec(f);
       if (!m) continue;
       const label = JSON.parse(readFileSync(join(dir, `${m[1]}.expected.json`), "utf8")) as { valid: boolean };

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { spawnSync } from "node:child_process";
@@ -9,9 +9,8 @@ import fc from "fast-check";
 import { parse as parseYaml } from "yaml";
 import { MAX_DEPTH, canonicalJson, hashabilityProblem, workflowVersionOf } from "../../server/src/lwir/canonical";
 import { sha256Hex } from "../../server/src/lwir/sha256";
+import { CONFORMANCE, GENERATOR, REALWORLD, corpusCases } from "../corpus";
 
-const ROOT = process.cwd();
-const SHARED = join(ROOT, "..", "shared");
 
 /** Independent oracle: recursive, default sort, JSON.stringify for every scalar and key. */
 function oracle(v: unknown): string {
@@ -57,8 +56,8 @@ function nested(depth: number, kind: "array" | "object"): unknown {
 
 test("WorkflowVersion ids of every labelled corpus case", () => {
   let n = 0;
-  for (const dir of [join(SHARED, "conformance"), join(SHARED, "realworld")]) {
-    for (const f of readdirSync(dir)) {
+  for (const dir of [CONFORMANCE, REALWORLD]) {
+    for (const f of corpusCases(dir).map((c) => c.name)) {
       const m = /^(.*)\.lwir\.(json|yaml)$/.exec(f);
       if (!m) continue;
       const label = JSON.parse(readFileSync(join(dir, `${m[1]}.expected.json`), "utf8")) as { workflowVersionId: string | null; findings: { code: string }[] };
@@ -268,7 +267,7 @@ test("workflowVersionOf: id and hash shape, same id for JSON and YAML of the sam
 test("speed on a 5.9 MB generated document", () => {
   const dir = mkdtempSync(join(tmpdir(), "lwir-canonical-"));
   const file = join(dir, "big.lwir.json");
-  const gen = spawnSync(process.execPath, [join(SHARED, "bench", "gen-lwir.mjs"), "--steps", "5000", "--seed", "1", "--out", file], { encoding: "utf8" });
+  const gen = spawnSync(process.execPath, [GENERATOR, "--steps", "5000", "--seed", "1", "--out", file], { encoding: "utf8" });
   assert.equal(gen.status, 0, gen.stderr);
   const text = readFileSync(file, "utf8");
   const value = JSON.parse(text) as unknown;

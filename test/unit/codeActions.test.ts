@@ -5,13 +5,14 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { stringify as toYaml } from "yaml";
 import type { CodeAction, Diagnostic, TextEdit } from "vscode-languageserver-types";
 import { analyzeText, type Analysis } from "../../server/src/service/analysis";
 import { YAML_UNQUOTED_TEMPLATE, toDiagnostics } from "../../server/src/service/diagnostics";
 import { FIX_ALL_KIND, FIX_ALL_TITLE, provideCodeActions } from "../../server/src/service/codeActions";
 import { type Json, aiStep, baseWorkflow, codeRunStep, decisionStep, parallelStep, toolStep, withSteps } from "./lwir-fixtures";
+import { GENERATOR } from "../corpus";
 
 type Format = "json" | "yaml";
 const FORMATS: Format[] = ["json", "yaml"];
@@ -123,11 +124,11 @@ function checkFix(doc: Json | string, format: Format, code: string, path: string
   return applyAndCheck(s, action, { code, path }).text;
 }
 
-/** A generator document (../shared/bench/gen-lwir.mjs) and the errors it injected. */
+/** A generator document (bench/generate.mjs) and the errors it injected. */
 function generate(args: { steps: number; seed: number; errors: number; format: Format }): { text: string; injected: Array<{ kind: string }> } {
   const dir = mkdtempSync(join(tmpdir(), "lwir-gen-"));
   const out = join(dir, `doc.lwir.${args.format}`);
-  const r = spawnSync(process.execPath, [resolve(process.cwd(), "../shared/bench/gen-lwir.mjs"), "--steps", String(args.steps), "--seed", String(args.seed),
+  const r = spawnSync(process.execPath, [GENERATOR, "--steps", String(args.steps), "--seed", String(args.seed),
     "--errors", String(args.errors), "--format", args.format, "--out", out], { encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
   return { text: readFileSync(out, "utf8"), injected: args.errors > 0 ? JSON.parse(readFileSync(`${out}.errors.json`, "utf8")) : [] };

@@ -1,14 +1,18 @@
 // Shared by the document-layer tests: the corpus files, every path of a parsed value, and an independent
-// oracle for finding ranges (the rule conformance/check.mjs applies, re-stated on jsonc-parser / yaml trees).
-import { readdirSync, statSync } from "node:fs";
+// oracle for finding ranges (the rule scripts/conformance.mjs applies, re-stated on jsonc-parser / yaml trees).
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseTree, type Node as JsoncNode } from "jsonc-parser";
 import * as YAML from "yaml";
 import type { PathSegment } from "../../server/src/lwir/types";
 import type { Range } from "../../server/src/document/types";
 
-export const CONFORMANCE = join(process.cwd(), "..", "shared", "conformance");
-export const REALWORLD = join(process.cwd(), "..", "shared", "realworld");
+import { CONFORMANCE, REALWORLD } from "../corpus";
+
+export { CONFORMANCE, REALWORLD };
+
+/** Documents under each corpus folder, subfolders included: a missing or short folder fails the test. */
+const FILE_COUNTS: Record<string, number> = { [CONFORMANCE]: 354 + 14, [REALWORLD]: 46 };
 
 export interface CorpusFile {
   file: string;
@@ -29,7 +33,11 @@ export function corpusFiles(dir: string = CONFORMANCE): CorpusFile[] {
       }
     }
   };
+  if (!existsSync(dir)) throw new Error(`corpus folder ${dir} is missing`);
   walk(dir);
+  const expected = FILE_COUNTS[dir];
+  if (expected !== undefined && out.length !== expected) throw new Error(`${dir} holds ${out.length} documents, expected ${expected}`);
+  if (out.length === 0) throw new Error(`${dir} holds no documents`);
   return out;
 }
 

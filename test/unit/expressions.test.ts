@@ -4,8 +4,8 @@
 // corpus (labels show whether expression.invalid fired at the string's path).
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import fc from "fast-check";
 import YAML from "yaml";
 import {
@@ -25,6 +25,7 @@ import {
   type ExprNode,
   type TemplateStatus,
 } from "../../server/src/lwir/expressions";
+import { CONFORMANCE, REALWORLD, corpusCases } from "../corpus";
 
 const ok = (body: string, itemAllowed = false): boolean => checkExpressionBody(body, itemAllowed) === undefined;
 
@@ -622,7 +623,7 @@ describe("step references (catalog 5.8, 3.4, 9.4)", () => {
 
 // -------------------------------------------------------------------------------------------
 describe("conformance corpus rows (strings whose labels show whether expression.invalid fired)", () => {
-  // [string, item allowed, accepted]: a sample from /work/shared/conformance (stem in the comment).
+  // [string, item allowed, accepted]: a sample from test/corpus/conformance (stem in the comment).
   const rows: [string, boolean, boolean][] = [
     ["{{}}", false, false], // expr--empty-braces
     ["Summarize {{ input.releaseTag }", false, false], // expr--unclosed
@@ -698,14 +699,14 @@ describe("conformance corpus rows (strings whose labels show whether expression.
   }
 });
 
-// Every checked string of every labelled document, when the corpus is available next to the project.
+// Every checked string of every labelled document of the corpus.
 describe("conformance corpus, every checked string", () => {
   const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-  for (const dir of ["../shared/conformance", "../shared/realworld"]) {
-    test(dir, { skip: existsSync(dir) ? false : `${dir} not found` }, () => {
+  for (const dir of [CONFORMANCE, REALWORLD]) {
+    test(relative(process.cwd(), dir), () => {
       let checked = 0;
       const failures: string[] = [];
-      for (const f of readdirSync(dir)) {
+      for (const f of corpusCases(dir).map((c) => c.name)) {
         const m = /^(.*)\.lwir\.(json|yaml)$/.exec(f);
         if (!m) continue;
         let doc: unknown;

@@ -8,6 +8,7 @@ import { formatOf, parseDocument } from "../../server/src/document/document";
 import type { LwirDocument, Range } from "../../server/src/document/types";
 import type { PathSegment } from "../../server/src/lwir/types";
 import { allPaths, corpusFiles, rangeProblem, REALWORLD } from "./document-helpers";
+import { SYNTAX } from "../corpus";
 
 const r = (l1: number, c1: number, l2: number, c2: number): Range => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
 const json = (text: string) => parseDocument(text, "json");
@@ -216,7 +217,7 @@ describe("json values: exactly JSON.parse", () => {
 });
 
 describe("json parse errors", () => {
-  const syntaxDir = join(process.cwd(), "..", "shared", "conformance", "syntax");
+  const syntaxDir = SYNTAX;
   const pinned: Record<string, [string, Range, string]> = {
     "json--empty-file.lwir.json": ["ValueExpected", r(0, 0, 0, 0), ""],
     "json--hex-number.lwir.json": ["InvalidSymbol", r(58, 11, 58, 15), "0x10"],
@@ -225,7 +226,10 @@ describe("json parse errors", () => {
     "json--truncated.lwir.json": ["PropertyNameExpected", r(39, 3, 39, 4), ","],
     "json--unquoted-key.lwir.json": ["InvalidSymbol", r(2, 2, 2, 6), "kind"],
   };
-  for (const name of readdirSync(syntaxDir).filter((n) => n.endsWith(".lwir.json"))) {
+  test("the corpus holds exactly the pinned JSON syntax cases", () => {
+    assert.deepEqual(readdirSync(syntaxDir).filter((n) => n.endsWith(".lwir.json")).sort(), Object.keys(pinned).sort());
+  });
+  for (const name of Object.keys(pinned)) {
     test(`syntax/${name}: refused with a ranged error`, () => {
       const d = json(readFileSync(join(syntaxDir, name), "utf8"));
       assert.equal(d.value, undefined);

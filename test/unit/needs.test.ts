@@ -5,12 +5,13 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { inferNeeds, needsToAdd, type InferredNeed } from "../../server/src/lwir/needs";
 import { validateLwir } from "../../server/src/lwir/validate";
 import type { PathSegment } from "../../server/src/lwir/types";
 import { type Json, aiStep, decisionStep, parallelStep, toolStep, withSteps } from "./lwir-fixtures";
+import { GENERATOR } from "../corpus";
 
 function reader(id: string, prompt: string, extra: Json = {}): Json {
   return aiStep(id, { with: { model: "model-a", prompt }, ...extra });
@@ -168,7 +169,6 @@ describe("inferNeeds", () => {
 
 // ---- property: generator documents with injected missing_needs errors ------------------------------
 
-const GENERATOR = resolve(process.cwd(), "../shared/bench/gen-lwir.mjs");
 
 interface Generated {
   text: string;

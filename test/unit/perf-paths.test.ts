@@ -2,15 +2,15 @@
 // accepted, the hashability walk over plain data, and the WorkflowVersion computed on first read.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { scanJsonDepth, scanValidJsonDepth } from "../../server/src/document/depth";
 import { hashabilityProblem, workflowVersionOf } from "../../server/src/lwir/canonical";
 import { validateLwir } from "../../server/src/lwir/validate";
 import { analyzeText } from "../../server/src/service/analysis";
+import { GENERATOR } from "../corpus";
 
-const GEN = join(process.cwd(), "..", "shared", "bench", "gen-lwir.mjs");
+const GEN = GENERATOR;
 
 function generate(args: string[]): string {
   const r = spawnSync(process.execPath, [GEN, ...args], { encoding: "utf8", maxBuffer: 64 << 20 });

@@ -1,14 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import Ajv from "ajv";
 import { parse as parseYaml } from "yaml";
 import { checkSchema, jsKeyOrder, metaSchemaProblem } from "../../server/src/lwir/schema";
 import { canonicalJson } from "../../server/src/lwir/canonical";
+import { CONFORMANCE, REALWORLD, corpusCases } from "../corpus";
 
-const SHARED = join(process.cwd(), "..", "shared");
 
 // The reference's stage 2: Ajv 8 with these options, on the parsed-back canonical copy.
 const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
@@ -518,8 +518,8 @@ function schemaPositions(doc: unknown): [string, unknown][] {
 test("corpus: finding counts at labelled schema positions, and [] for every schema of a valid case", () => {
   let labelled = 0;
   let validSchemas = 0;
-  for (const dir of [join(SHARED, "conformance"), join(SHARED, "realworld")]) {
-    for (const f of readdirSync(dir)) {
+  for (const dir of [CONFORMANCE, REALWORLD]) {
+    for (const f of corpusCases(dir).map((c) => c.name)) {
       const m = /^(.*)\.lwir\.(json|yaml)$/.exec(f);
       if (!m) continue;
       const label = JSON.parse(readFileSync(join(dir, `${m[1]}.expected.json`), "utf8")) as Label;

@@ -1,5 +1,5 @@
-// Property tests for validateLwir on realistic documents from the shared generator
-// (../shared/bench/gen-lwir.mjs), mutated by fast-check: never throws, deterministic, the generator's
+// Property tests for validateLwir on realistic documents from our generator
+// (bench/generate.mjs), mutated by fast-check: never throws, deterministic, the generator's
 // injected errors are found exactly, JSON and YAML renderings agree (findings and WorkflowVersion),
 // and object key order does not matter (catalog 1.3, 2 stage 1, 6.2).
 import { before, describe, test } from "node:test";
@@ -8,14 +8,14 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import fc from "fast-check";
 import YAML from "yaml";
 import { validateLwir } from "../../server/src/lwir/validate";
 import { canonicalJson, workflowVersionOf } from "../../server/src/lwir/canonical";
 import { type Json, clone } from "./lwir-fixtures";
+import { GENERATOR } from "../corpus";
 
-const GENERATOR = resolve(process.cwd(), "../shared/bench/gen-lwir.mjs");
 
 interface Generated {
   name: string;

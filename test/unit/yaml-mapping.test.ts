@@ -9,6 +9,7 @@ import { parseDocument } from "../../server/src/document/document";
 import type { LwirDocument, Range } from "../../server/src/document/types";
 import type { PathSegment } from "../../server/src/lwir/types";
 import { allPaths, corpusFiles, rangeProblem, REALWORLD } from "./document-helpers";
+import { SYNTAX } from "../corpus";
 
 const r = (l1: number, c1: number, l2: number, c2: number): Range => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
 const yaml = (text: string) => parseDocument(text, "yaml");
@@ -233,7 +234,7 @@ describe("yaml values: exactly YAML.parse", () => {
 });
 
 describe("yaml parse errors", () => {
-  const syntaxDir = join(process.cwd(), "..", "shared", "conformance", "syntax");
+  const syntaxDir = SYNTAX;
   const pinned: Record<string, [string, Range, string]> = {
     "yaml--alias-expansion-bomb.lwir.yaml": ["ALIAS_BUDGET", r(5, 7, 5, 9), "*c"],
     "yaml--bad-indentation.lwir.yaml": ["BAD_INDENT", r(3, 0, 3, 1), " "],
@@ -244,7 +245,10 @@ describe("yaml parse errors", () => {
     "yaml--undefined-alias.lwir.yaml": ["UNRESOLVED_ALIAS", r(2, 10, 2, 15), "*meta"],
     "yaml--unterminated-quote.lwir.yaml": ["MISSING_CHAR", r(2, 18, 2, 19), "}"],
   };
-  for (const name of readdirSync(syntaxDir).filter((n) => n.endsWith(".lwir.yaml"))) {
+  test("the corpus holds exactly the pinned YAML syntax cases", () => {
+    assert.deepEqual(readdirSync(syntaxDir).filter((n) => n.endsWith(".lwir.yaml")).sort(), Object.keys(pinned).sort());
+  });
+  for (const name of Object.keys(pinned)) {
     test(`syntax/${name}: refused with a ranged error, as YAML.parse refuses it`, () => {
       const text = readFileSync(join(syntaxDir, name), "utf8");
       assert.throws(() => runtimeParse(text));
