@@ -511,11 +511,17 @@ describe("documents broken mid-typing", () => {
       doc.steps.unshift({ id: "fresh", uses: "tool.call", with: { tool: "search" }, output: { mode: "text" } });
       doc.steps[IDX.summarize + 1].with.prompt = "HOLE";
       const marked = fixture(doc, format, { json: '"HOLE"', yaml: "HOLE" }, '"{{ steps.|');
+      // The open quote alone breaks the text: closed at the end of the line it parses, so the facts are the text's own.
       const r = complete(marked, format, good);
-      assert.deepEqual([...r.labels].sort(), ["check", "fan", "load", "route", "worker"], "the facts are the last good ones");
+      assert.deepEqual([...r.labels].sort(), ["check", "fan", "fresh", "load", "route", "worker"], "the facts of the text with the quote closed");
       const after = accept(r.text, r.item("load")).replace('"{{ steps.load\n', '"{{ steps.load.output }}"\n');
       const a = assertParses(after, format);
       assert.deepEqual((a.document.value as Json).steps[IDX.summarize + 1].needs, ["fan", "load"]);
+      // Broken elsewhere too: the facts are the last good ones, and the step is still found by its id.
+      const stale = complete(marked.replace(format === "json" ? '"kind": "Workflow",' : "kind: Workflow\n", format === "json" ? '"kind": "Workflow",,' : "kind: [Workflow\n"), format, good);
+      assert.deepEqual([...stale.labels].sort(), ["check", "fan", "load", "route", "worker"], "the facts are the last good ones");
+      const staleAfter = accept(stale.text, stale.item("load")).replace('"{{ steps.load\n', '"{{ steps.load.output }}"\n');
+      assert.ok(staleAfter.includes('"load"') || /- load\b/.test(staleAfter), "load is added to the step's needs");
     });
   }
 

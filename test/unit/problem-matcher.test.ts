@@ -20,7 +20,12 @@ interface Matcher {
 }
 interface Problem { file: string; line: number; column: number; severity: string; code: string; message: string }
 interface JsonReport {
-  files: { file: string; parseErrors: { message: string; range: Range }[]; findings: { code: string; message: string; severity: string; range: Range }[] }[];
+  files: {
+    file: string;
+    parseErrors: { message: string; range: Range }[];
+    findings: { code: string; message: string; severity: string; range: Range }[];
+    notices: { code: string; message: string; severity: string; range: Range }[];
+  }[];
 }
 interface Range { start: { line: number; character: number } }
 
@@ -54,6 +59,8 @@ function fromJson(files: string[]): Problem[] {
     // The text output shows a parse error's first paragraph on one line (its code frame becomes the snippet).
     ...f.parseErrors.map((e) => ({ severity: "error", code: "parse", message: e.message.split(/\r?\n[ \t]*\r?\n/)[0].trim().replace(/\r\n|\r|\n/g, " "), range: e.range })),
     ...f.findings,
+    // LWIR Tools' own warnings and hints (e.g. lwir.inherited_function_name) are lines of the text output too.
+    ...f.notices,
   ].map((x) => ({ file: f.file, line: x.range.start.line + 1, column: x.range.start.character + 1, severity: x.severity, code: x.code, message: x.message })));
 }
 

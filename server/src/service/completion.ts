@@ -64,6 +64,7 @@ import {
   type MemberLoc,
   type SyncPoint,
   type TextFrame,
+  type TextScalar,
 } from "./cursor";
 import { factsOf, isMultiVisit, outputOf, readableSteps, type ListFacts, type StepFacts, type WorkflowFacts } from "./facts";
 import {
@@ -97,41 +98,8 @@ import { stepWindow } from "./completionLimit";
 export function provideCompletion(current: Analysis, lastGood: Analysis | undefined, position: Position, _settings?: unknown): CompletionList {
   const doc = current.document;
   const parsed = doc.parseErrors.length === 0 && !doc.tooDeep && doc.value !== undefined;
-  const offset = doc.offsetAt(position);
-  const source = parsed ? current : closedStringAnalysis(current, offset) ?? lastGood ?? current;
-  return complete(doc.text, doc.format, source, position, offset);
-}
-
-const closedStrings = new WeakMap<Analysis, { offset: number; analysis: Analysis | undefined }>();
-
-/**
- * Typed in an editor that does not close quotes: the string under the cursor runs to the end of its
- * line (`"prompt": "Decide on {{ steps.` in JSON, `prompt: "Decide on {{ steps.` in YAML), so the text
- * does not parse. With the quote closed there it usually does, and that is the document as the user
- * sees it: its facts are fresher than the last analysis that parsed, and there may be none (a file
- * opened broken).
- */
-function closedStringAnalysis(current: Analysis, offset: number): Analysis | undefined {
-  const doc = current.document;
-  if (doc.tooDeep) return undefined;
-  const cached = closedStrings.get(current);
-  if (cached && cached.offset === offset) return cached.analysis;
-  const token = cursorAt(doc.text, doc.format, offset)?.token;
-  let analysis: Analysis | undefined;
-  if (token && token.quote !== "" && !token.closed && !token.block) {
-    // In JSON the next member may already follow on the next line: then the comma is missing too.
-    const after = doc.text.slice(token.end);
-    const closings = doc.format === "json" && /^\s*"/.test(after) ? [token.quote, token.quote + ","] : [token.quote];
-    for (const closing of closings) {
-      const closed = analyzeText(doc.text.slice(0, token.end) + closing + after, doc.format);
-      if (closed.document.parseErrors.length === 0 && !closed.document.tooDeep) {
-        analysis = closed;
-        break;
-      }
-    }
-  }
-  closedStrings.set(current, { offset, analysis });
-  return analysis;
+  const source = parsed ? current : lastGood ?? current;
+  return complete(doc.text, doc.format, source, position, doc.offsetAt(position));
 }
 
 /**
@@ -242,7 +210,8 @@ function complete(
   const position = positionInside(text, requested, offset);
   const cursor = cursorAt(text, format, offset, near ? near.sync : analysis ? syncPoint(analysis.document, text, offset) : undefined);
   if (!cursor) return EMPTY;
-  const facts = analysis ? factsOf(analysis) : undefined;
+  const source = cursor.token && isOpenString(cursor.token) && !parsedAs(analysis, text) ? closedStringAnalysis(text, format, cursor.token) ?? analysis : analysis;
+  const facts = source ? factsOf(source) : undefined;
   const c = new Completer(text, format, cursor, facts, position, near?.unit);
   c.run();
   const multiLine = (e: TextEdit | undefined) => e !== undefined && e.newText.includes("\n");
@@ -256,6 +225,43 @@ function complete(
     }
   }
   return { isIncomplete: c.incomplete, items: c.items };
+}
+
+/** A quoted scalar whose closing quote is not on its line (not a line of a block scalar). */
+function isOpenString(token: TextScalar): boolean {
+  return token.quote !== "" && !token.closed && !token.block;
+}
+
+/** The analysis is of exactly this text, and it parsed. */
+function parsedAs(analysis: Analysis | undefined, text: string): boolean {
+  return analysis !== undefined && analysis.document.parseErrors.length === 0 && !analysis.document.tooDeep && analysis.document.text === text;
+}
+
+let closedString: { text: string; format: Format; at: number; analysis: Analysis | undefined } | undefined;
+
+/**
+ * Typed in an editor that does not close quotes: the string under the cursor runs to the end of its
+ * line (`"prompt": "Decide on {{ steps.` in JSON, `prompt: "Decide on {{ steps.` in YAML), so the text
+ * does not parse. With the quote closed there it usually does, and that is the document as the user
+ * sees it: its facts are fresher than the last analysis that parsed, and there may be none (a file
+ * opened broken). Undefined when closing it does not make the text parse. The last answer is kept: an
+ * editor asks again at each keystroke of a word, with a new text each time, but also re-asks.
+ */
+function closedStringAnalysis(text: string, format: Format, token: TextScalar): Analysis | undefined {
+  if (closedString && closedString.at === token.end && closedString.format === format && closedString.text === text) return closedString.analysis;
+  const after = text.slice(token.end);
+  // In JSON the next member may already follow on the next line: then the comma is missing too.
+  const closings = format === "json" && /^\s*"/.test(after) ? [token.quote, token.quote + ","] : [token.quote];
+  let analysis: Analysis | undefined;
+  for (const closing of closings) {
+    const closed = analyzeText(text.slice(0, token.end) + closing + after, format);
+    if (closed.document.parseErrors.length === 0 && !closed.document.tooDeep) {
+      analysis = closed;
+      break;
+    }
+  }
+  closedString = { text, format, at: token.end, analysis };
+  return analysis;
 }
 
 /**
