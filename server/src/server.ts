@@ -41,7 +41,8 @@ import {
   SemanticTokensRequest,
   type ServerCapabilities,
 } from "vscode-languageserver";
-import { provideCodeLenses, tooLargeInfo, workflowVersionInfo, WORKFLOW_VERSION_REQUEST, type WorkflowVersionResult } from "./service/codeLens";
+import { provideCodeLenses, tooLargeInfo, workflowVersionInfo } from "./service/codeLens";
+import { FIX_ALL_KIND, SETTINGS_SECTION, WORKFLOW_VERSION_REQUEST, type WorkflowVersionResult } from "./protocol";
 import { provideFoldingRanges } from "./service/folding";
 import { provideSelectionRanges } from "./service/selection";
 import { provideSemanticTokens, SEMANTIC_TOKENS_LEGEND } from "./service/semanticTokens";
@@ -66,7 +67,6 @@ import { provideHover } from "./service/hover";
 import { providePrepareRename, provideRename } from "./service/rename";
 
 export const COMPLETION_TRIGGER_CHARACTERS = [".", "{", '"', " ", "[", "'", ":", "-"];
-export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.lwir`;
 /** Validation slower than this is logged, so a slow document shows up in the output channel. */
 const SLOW_VALIDATION_MS = 1000;
 
@@ -189,7 +189,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   connection.onInitialized(notification("initialized", async () => {
     if (configurationRequests && dynamicConfigurationRegistration) {
-      await connection.client.register(DidChangeConfigurationNotification.type, { section: "lwir" });
+      await connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
     }
     await refreshSettings(undefined);
   }));
@@ -200,7 +200,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   async function refreshSettings(pushed: unknown): Promise<void> {
     let next = settings;
     if (configurationRequests) {
-      const fetched: unknown = await connection.workspace.getConfiguration({ section: "lwir" });
+      const fetched: unknown = await connection.workspace.getConfiguration({ section: SETTINGS_SECTION });
       next = readSettings(fetched, settings);
     } else if (pushed !== undefined) {
       next = readSettings(pushed, settings);

@@ -4,7 +4,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 
 const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
@@ -114,5 +114,22 @@ describe("declared dependencies", () => {
       "probe.ts: left-pad (not in package.json)",
       "probe.ts: @scope/thing (not in package.json)",
     ]);
+  });
+});
+
+describe("the client and the server share one protocol module", () => {
+  const PROTOCOL = "server/src/protocol.ts";
+
+  test("client/src takes nothing from the server but server/src/protocol.ts (never server/src/service/)", () => {
+    const outside = sourceFiles("client/src").flatMap((f) => importsOf(f))
+      .filter((i) => i.specifier.startsWith("."))
+      .map((i) => ({ ...i, target: relative(".", resolve(dirname(i.file), i.specifier)) }))
+      .filter((i) => !i.target.startsWith(join("client", "src")));
+    assert.ok(outside.some((i) => i.target === PROTOCOL.replace(/\.ts$/, "")), "the client imports the protocol module");
+    assert.deepEqual(outside.filter((i) => i.target !== PROTOCOL.replace(/\.ts$/, "")).map((i) => `${relative(".", i.file)}: ${i.specifier}`), []);
+  });
+
+  test("the protocol module is plain data: it imports nothing, so the client bundles none of the server", () => {
+    assert.deepEqual(importsOf(PROTOCOL).map((i) => i.specifier), []);
   });
 });
