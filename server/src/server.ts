@@ -8,7 +8,7 @@
 //                               whose work is done in service/ as pure functions of the cached analysis
 import { TextDocumentSyncKind, TextDocuments, type Connection, type InitializeResult } from "vscode-languageserver";
 import { LwirWorkspace } from "./service/workspace";
-import { lazyTextDocuments } from "./textDocument";
+import { lazyTextDocuments } from "./lazyTextDocument";
 import { BEFORE_INITIALIZE, readClientSupport, type ClientSupport } from "./lsp/clientSupport";
 import { registerCompletionAndCodeActions } from "./lsp/completionAndCodeActions";
 import { DiagnosticsPushPull } from "./lsp/diagnosticsPushPull";

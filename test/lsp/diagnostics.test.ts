@@ -284,7 +284,7 @@ describe("stale versions are never published after newer ones", () => {
 
 describe("settings", () => {
   test("a request that arrives with a change is answered before the change is validated, whatever the delay", async () => {
-    // Requests first (server/src/requestsFirst.ts): with delay 0 the validation waits for the queued request.
+    // Requests first (server/src/lsp/outstandingRequests.ts): with delay 0 the validation waits for the queued request.
     for (const [delayMs, first] of [[0, "reply"], [150, "reply"]] as const) {
       const client = await LspClient.start(withSettings({ validation: { delay: delayMs } }));
       try {

@@ -23,7 +23,7 @@ import { provideCompletion, provideCompletionFromText } from "../../server/src/s
 import { fixAllNeeds, provideCodeActions } from "../../server/src/service/codeActions";
 import { FIX_ALL_KIND } from "../../server/src/protocol";
 import { cursorAt } from "../../server/src/service/cursor";
-import { factsOf } from "../../server/src/service/facts";
+import { factsOf } from "../../server/src/service/stepFacts";
 import { provideHover } from "../../server/src/service/hover";
 import { provideDefinition, provideReferences } from "../../server/src/service/definition";
 import { providePrepareRename, provideRename } from "../../server/src/service/rename";

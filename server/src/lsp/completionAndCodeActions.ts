@@ -14,7 +14,7 @@ import { FIX_ALL_KIND } from "../protocol";
 import { provideCodeActions } from "../service/codeActions";
 import { provideCompletion, provideCompletionFromText, provideCompletionNearCursor } from "../service/completion";
 import { CompletionDocumentation } from "../service/completionList";
-import { LazyTextDocument } from "../textDocument";
+import { LazyTextDocument } from "../lazyTextDocument";
 import type { ClientSupport } from "./clientSupport";
 import { isRange, isRecord, needsPosition } from "./requestGuards";
 import type { ServerParts } from "./serverParts";

@@ -9,7 +9,7 @@ import type { SettingsSync } from "./settingsSync";
 
 export interface ServerParts {
   connection: Connection;
-  /** The open documents (textDocument.ts: the text after an edit is built when read). */
+  /** The open documents (lazyTextDocument.ts: the text after an edit is built when read). */
   documents: TextDocuments<TextDocument>;
   /** Their classification and cached analyses. */
   workspace: LwirWorkspace;

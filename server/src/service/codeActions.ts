@@ -25,7 +25,7 @@ import {
   addNeedsEntries, addProperty, appendToArray, quoteYamlText, removeProperty, replaceInString, setProperty, setValue,
 } from "./edits";
 import { stepReferencesOf } from "../lwir/expressions";
-import { factsOf } from "./facts";
+import { factsOf } from "./stepFacts";
 import { spanInString } from "./stringSource";
 import { FIX_ALL_KIND } from "../protocol";
 

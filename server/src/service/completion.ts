@@ -12,7 +12,7 @@
 // a full re-analysis; provideCompletion() is the same for a caller that already has the current one.
 // provideCompletionNearCursor() (JSON) goes further: it reads only the step around the cursor from an
 // edited document whose new text is not built yet. Long step lists are cut to a window
-// (completionLimit.ts) and marked incomplete.
+// (completionStepWindow.ts) and marked incomplete.
 import { propertiesOf, schemaAt } from "./schemaInfo";
 import {
   CompletionItemKind,
@@ -65,7 +65,7 @@ import {
   type SyncPoint,
   type TextFrame,
 } from "./cursor";
-import { factsOf, isMultiVisit, outputOf, readableSteps, type ListFacts, type StepFacts, type WorkflowFacts } from "./facts";
+import { factsOf, isMultiVisit, outputOf, readableSteps, type ListFacts, type StepFacts, type WorkflowFacts } from "./stepFacts";
 import {
   FAILURE_MODE_DOCS,
   FAN_IN_ORDER_DOCS,
@@ -89,7 +89,7 @@ import {
   type ShapeEnv,
   type Snip,
 } from "./snippets";
-import { stepWindow } from "./completionLimit";
+import { stepWindow } from "./completionStepWindow";
 import { doubleQuotedInner, quoteYaml, singleQuotedInner, yamlScalar } from "../document/yamlQuote";
 
 /** Completion for a document whose current analysis the caller has (maybe freshly parsed). */
@@ -265,7 +265,7 @@ interface Edit {
 
 class Completer {
   readonly items: CompletionItem[] = [];
-  /** A long step list was cut to a window (completionLimit.ts): the client must ask again as the user types. */
+  /** A long step list was cut to a window (completionStepWindow.ts): the client must ask again as the user types. */
   incomplete = false;
   private readonly pos: Positioner;
   private unitCache: number | undefined;

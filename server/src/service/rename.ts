@@ -14,7 +14,7 @@ import type { PathSegment } from "../lwir/types";
 import { END, isObject, stepIdProblem, validateLwir } from "../lwir/validate";
 import type { Analysis } from "./analysis";
 import { applyEdits, setValue, type OffsetEdit } from "./edits";
-import type { StepFacts } from "./facts";
+import type { StepFacts } from "./stepFacts";
 import {
   cachedSource,
   nameOccurrenceAt,
