@@ -2,5 +2,5 @@
 export { analyzeText } from "../server/src/service/analysis";
 export { toDiagnostics } from "../server/src/service/diagnostics";
 export { provideCompletion, provideCompletionFromText, provideCompletionNearCursor } from "../server/src/service/completion";
-export { LazyTextDocument } from "../server/src/textDocument";
+export { LazyTextDocument } from "../server/src/lazyTextDocument";
 export { LwirWorkspace } from "../server/src/service/workspace";

@@ -30,7 +30,7 @@ import type { Format } from "../server/src/document/types";
 import { analyzeText, type Analysis } from "../server/src/service/analysis";
 import { toDiagnostics } from "../server/src/service/diagnostics";
 import { LwirWorkspace } from "../server/src/service/workspace";
-import { LazyTextDocument, lazyTextDocuments } from "../server/src/textDocument";
+import { LazyTextDocument, lazyTextDocuments } from "../server/src/lazyTextDocument";
 import { EXPRESSION_FUNCTIONS } from "../server/src/lwir/expressions";
 import { OUTPUT_MODES, STEP_TYPES } from "../server/src/lwir/validate";
 import type { PathSegment } from "../server/src/lwir/types";

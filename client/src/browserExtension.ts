@@ -1,8 +1,8 @@
 // The VS Code extension in the browser (vscode.dev, github.dev): the same server in a web worker.
 import * as vscode from "vscode";
 import { LanguageClient } from "vscode-languageclient/browser";
-import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./common";
-import { registerFeatures } from "./features";
+import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
+import { registerFeatures } from "./workflowVersionUi";
 
 // A web worker global; the extension host in the browser has it, our tsconfig has no DOM library.
 declare const Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[2];

@@ -2,8 +2,8 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type ServerOptions } from "vscode-languageclient/node";
-import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./common";
-import { registerFeatures } from "./features";
+import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
+import { registerFeatures } from "./workflowVersionUi";
 
 let client: LanguageClient | undefined;
 

@@ -1,7 +1,7 @@
 // The language server in a web worker (vscode.dev, github.dev): the same server as node.ts, speaking
 // LSP over the worker's postMessage channel.
 import { BrowserMessageReader, BrowserMessageWriter, createConnection } from "vscode-languageserver/browser";
-import { OutstandingRequests } from "./requestsFirst";
+import { OutstandingRequests } from "./lsp/outstandingRequests";
 import { startServer } from "./server";
 
 // The worker's global scope; typed through the reader's parameter since the DOM lib is not loaded.

@@ -12,7 +12,7 @@ import {
   type ConnectionOptions,
 } from "vscode-languageserver/node";
 import { setFlagsFromString } from "node:v8";
-import { OutstandingRequests } from "./requestsFirst";
+import { OutstandingRequests } from "./lsp/outstandingRequests";
 import { startServer } from "./server";
 
 // Memory. By default V8 lets the heap grow to up to 4× what is live before the next full collection:
@@ -27,7 +27,7 @@ const connection = connect();
 
 /**
  * stdio and IPC get a reader and writer of our own, so that validation can see requests not answered yet
- * (requestsFirst.ts); sockets and pipes are left to vscode-languageserver's own argument handling.
+ * (lsp/outstandingRequests.ts); sockets and pipes are left to vscode-languageserver's own argument handling.
  */
 function connect(): Connection {
   const argv = process.argv.slice(2);

@@ -175,7 +175,7 @@ describe("completion over LSP", () => {
   }
 });
 
-// Requests first (server/src/requestsFirst.ts): with validation at once (delay 0), the change and a
+// Requests first (server/src/lsp/outstandingRequests.ts): with validation at once (delay 0), the change and a
 // completion request arriving together must not queue the completion behind the change's validation.
 describe("LSP: completion typed with a change is answered before that change is validated", () => {
   let client: LspClient;
@@ -280,7 +280,7 @@ describe("LSP: compact completion lists for clients that read itemDefaults and r
   }
 });
 
-// service/completionLimit.ts: a long step list goes out as a window marked incomplete, and the client's
+// service/completionStepWindow.ts: a long step list goes out as a window marked incomplete, and the client's
 // next request, with more typed, gets the matching steps from the whole list.
 describe("LSP: long step lists are a window, asked again as the user types", () => {
   let client: LspClient;

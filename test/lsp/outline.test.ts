@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import type { CodeLens, DocumentSymbol, FoldingRange, SelectionRange, SemanticTokens } from "vscode-languageserver-types";
 import { canonicalJson, workflowVersionOf } from "../../server/src/lwir/canonical";
 import { SEMANTIC_TOKENS_LEGEND } from "../../server/src/service/semanticTokens";
-import type { WorkflowVersionResult } from "../../server/src/service/codeLens";
+import type { WorkflowVersionResult } from "../../server/src/protocol";
 import { ErrorCode, LspClient, ResponseErrorReply, cursor, fileUri } from "./harness";
 import {
   FORMATS, OUTLINE_TOKENS, SCOPED_TOKENS, decodeTokens, outlineWorkflow, render, scopedWorkflow, selectionTexts, strictlyNested, tokenSummary,

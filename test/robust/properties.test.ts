@@ -20,9 +20,10 @@ import type { Format, LwirDocument, Position, Range } from "../../server/src/doc
 import { analyzeText, type Analysis } from "../../server/src/service/analysis";
 import { toDiagnostics } from "../../server/src/service/diagnostics";
 import { provideCompletion, provideCompletionFromText } from "../../server/src/service/completion";
-import { FIX_ALL_KIND, fixAllNeeds, provideCodeActions } from "../../server/src/service/codeActions";
+import { fixAllNeeds, provideCodeActions } from "../../server/src/service/codeActions";
+import { FIX_ALL_KIND } from "../../server/src/protocol";
 import { cursorAt } from "../../server/src/service/cursor";
-import { factsOf } from "../../server/src/service/facts";
+import { factsOf } from "../../server/src/service/stepFacts";
 import { provideHover } from "../../server/src/service/hover";
 import { provideDefinition, provideReferences } from "../../server/src/service/definition";
 import { providePrepareRename, provideRename } from "../../server/src/service/rename";

@@ -12,7 +12,7 @@ import {
   serverMemory, startServer, type ServerMemory,
 } from "./support";
 
-const figures = { malformedMessages: 0, abusiveRequests: 0, badChanges: 0, floodChanges: 0, floodMs: 0, rssBaselineMB: "", rssAfterFloodMB: "", rssAfterSecondFloodMB: "", serverCrashes: 0 };
+const figures = { malformedMessages: 0, abusiveRequests: 0, badChanges: 0, floodChanges: 0, floodMs: 0, retainedBaselineMB: "", retainedAfterFloodsMB: "", rssBaselineMB: "", rssAfterFloodsMB: "", serverCrashes: 0 };
 const EXAMPLE = readFileSync(join(EXAMPLES, "release-notes.lwir.json"), "utf8");
 
 /** A server driven byte by byte, for what the harness cannot send (requests before initialize). */
@@ -251,7 +251,7 @@ describe("protocol abuse", { timeout: 240_000 }, () => {
     await stillAnswers();
   });
 
-  test("floods of 10,000 changes in a burst: the last version's diagnostics; the heap back to its baseline, RSS flat from one flood to the next", async () => {
+  test("floods of 10,000 changes in a burst: the last version's diagnostics; nothing retained, from one flood to the next", async () => {
     const doc = fileUri("protocol/flood.lwir.json");
     const random = randomSource(SEED + 7);
     let version = 1;
@@ -283,6 +283,12 @@ describe("protocol abuse", { timeout: 240_000 }, () => {
       assert.deepEqual(published.diagnostics, expectedDiagnostics(text, "json", doc), "the last version's diagnostics, for the text the client has");
     };
 
+    // What a leak would show: memory still reachable after a full garbage collection (the probe collects
+    // first), on the JS heap or outside it (buffers). RSS is only reported: it also holds what the allocator
+    // keeps for reuse after a burst, which comes and goes with the machine's load (a bound on it failed 1 run
+    // in 5 with nothing leaking). A leak of anything per change (a document version, an analysis, a pending
+    // timer's closure: kilobytes each) grows with every flood of 10,000 changes by tens of MB.
+    const retained = (m: ServerMemory) => m.heapUsed + m.external;
     // Warm up with a smaller flood, so the baseline includes what any flood leaves allocated (JIT code, pools).
     await burst(2_000);
     const baseline: ServerMemory = await serverMemory(client);
@@ -290,21 +296,23 @@ describe("protocol abuse", { timeout: 240_000 }, () => {
     const started = Date.now();
     await burst(10_000);
     figures.floodMs = Date.now() - started;
-    figures.floodChanges = 10_000;
-    const afterFlood = await serverMemory(client);
-    // A second flood: a leak grows with each one; what the allocator keeps after the first (buffers for
-    // messages read in a burst, freed but not returned to the system) does not.
-    await burst(10_000);
-    const afterSecond = await serverMemory(client);
-    figures.rssBaselineMB = mb(baseline.rss);
-    figures.rssAfterFloodMB = mb(afterFlood.rss);
-    figures.rssAfterSecondFloodMB = mb(afterSecond.rss);
-    console.log(`flood: 10,000 changes in ${figures.floodMs} ms; RSS ${mb(baseline.rss)} MB → ${mb(afterFlood.rss)} MB → ${mb(afterSecond.rss)} MB, heap ${mb(baseline.heapUsed)} MB → ${mb(afterFlood.heapUsed)} MB → ${mb(afterSecond.heapUsed)} MB`);
-    assert.ok(afterSecond.rss <= afterFlood.rss * 1.1, `RSS after the second flood ${(afterSecond.rss / MB).toFixed(1)} MB is within 10 % of that after the first ${(afterFlood.rss / MB).toFixed(1)} MB`);
-    assert.ok(afterFlood.rss <= baseline.rss + 64 * MB, `RSS after the flood ${(afterFlood.rss / MB).toFixed(1)} MB vs the baseline ${(baseline.rss / MB).toFixed(1)} MB`);
-    for (const after of [afterFlood, afterSecond]) {
-      assert.ok(after.heapUsed <= baseline.heapUsed * 1.2 + 2 * MB, `heap after a flood ${(after.heapUsed / MB).toFixed(1)} MB vs ${(baseline.heapUsed / MB).toFixed(1)} MB`);
+    const after: ServerMemory[] = [await serverMemory(client)];
+    for (let round = 1; round < 3; round++) {
+      await burst(10_000);
+      after.push(await serverMemory(client));
     }
+    figures.floodChanges = 30_000;
+    figures.retainedBaselineMB = mb(retained(baseline));
+    figures.retainedAfterFloodsMB = after.map((m) => mb(retained(m))).join(" → ");
+    figures.rssBaselineMB = mb(baseline.rss);
+    figures.rssAfterFloodsMB = after.map((m) => mb(m.rss)).join(" → ");
+    console.log(`flood: 10,000 changes in ${figures.floodMs} ms; retained after GC ${figures.retainedBaselineMB} MB → ${figures.retainedAfterFloodsMB} MB; RSS ${figures.rssBaselineMB} MB → ${figures.rssAfterFloodsMB} MB`);
+    // Generous bounds (a few MB of noise: the document's text and its analysis differ from round to round),
+    // far below what a leak of anything per change would add.
+    for (const [i, m] of after.entries()) {
+      assert.ok(retained(m) <= retained(baseline) * 1.2 + 4 * MB, `retained after flood ${i + 1}: ${mb(retained(m))} MB vs the baseline ${mb(retained(baseline))} MB`);
+    }
+    assert.ok(retained(after[2]) <= retained(after[0]) + 4 * MB, `no growth from one flood to the next: ${figures.retainedAfterFloodsMB} MB`);
     client.close(doc);
   });
 

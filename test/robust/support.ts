@@ -85,6 +85,8 @@ export function startServer(options: StartOptions = {}): Promise<LspClient> {
 export interface ServerMemory {
   rss: number;
   heapUsed: number;
+  /** Memory of JS objects outside the heap (Buffers, ArrayBuffers). */
+  external: number;
   peakRss: number;
   gc: boolean;
 }

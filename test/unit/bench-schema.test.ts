@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import Ajv from "ajv";
-import { parse as parseYaml } from "yaml";
+import { parseYaml } from "./runtime-yaml";
 import { CONFORMANCE, GENERATOR, REALWORLD, corpusCases } from "../corpus";
 
 const ROOT = process.cwd();

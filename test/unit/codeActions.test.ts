@@ -7,10 +7,11 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify as toYaml } from "yaml";
-import type { CodeAction, Diagnostic, TextEdit } from "vscode-languageserver-types";
+import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from "vscode-languageserver-types";
 import { analyzeText, type Analysis } from "../../server/src/service/analysis";
 import { YAML_UNQUOTED_TEMPLATE, toDiagnostics } from "../../server/src/service/diagnostics";
-import { FIX_ALL_KIND, FIX_ALL_TITLE, provideCodeActions } from "../../server/src/service/codeActions";
+import { FIX_ALL_TITLE, provideCodeActions } from "../../server/src/service/codeActions";
+import { FIX_ALL_KIND } from "../../server/src/protocol";
 import { type Json, aiStep, baseWorkflow, codeRunStep, decisionStep, parallelStep, toolStep, withSteps } from "./lwir-fixtures";
 import { GENERATOR } from "../corpus";
 
@@ -201,6 +202,7 @@ for (const format of FORMATS) {
       // `source` (the parent kind) asks for it too; a plain quick-fix request does not get the source action.
       assert.equal(actionsFor(s, "step.undeclared_dependency", "$.steps[2].with.prompt", ["source"]).actions.length, 1);
       assert.ok(!quick.actions.some((a) => a.kind === FIX_ALL_KIND));
+      assert.ok(FIX_ALL_KIND.startsWith(`${CodeActionKind.SourceFixAll}.`), "a kind under LSP's source.fixAll, which editors run on save");
     });
 
     test("lwir.output_ambiguous_for_multi_visit: .output → .lastOutput", () => {

@@ -12,8 +12,8 @@ import { cursorAt, offsetOf } from "../../server/src/service/cursor";
 import { expandSnippet, renderMember, renderValue, obj, str, arr, ph } from "../../server/src/service/snippets";
 import { parseDocument } from "../../server/src/document/document";
 import { parseTree } from "jsonc-parser";
-import { STEP_ITEMS_LIMIT, stepWindow, subsequence } from "../../server/src/service/completionLimit";
-import { workflowFacts } from "../../server/src/service/facts";
+import { STEP_ITEMS_LIMIT, stepWindow, subsequence } from "../../server/src/service/completionStepWindow";
+import { workflowFacts } from "../../server/src/service/stepFacts";
 
 type Format = "json" | "yaml";
 const FORMATS: Format[] = ["json", "yaml"];

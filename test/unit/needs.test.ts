@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
+import { parseYaml } from "./runtime-yaml";
 import { inferNeeds, needsToAdd, type InferredNeed } from "../../server/src/lwir/needs";
 import { validateLwir } from "../../server/src/lwir/validate";
 import type { PathSegment } from "../../server/src/lwir/types";

@@ -16,10 +16,8 @@ import { provideDocumentSymbols } from "../../server/src/service/symbols";
 import { provideFoldingRanges } from "../../server/src/service/folding";
 import { provideSelectionRanges } from "../../server/src/service/selection";
 import { provideSemanticTokens, SEMANTIC_TOKENS_LEGEND } from "../../server/src/service/semanticTokens";
-import {
-  COPY_WORKFLOW_VERSION_COMMAND, SHOW_CANONICAL_JSON_COMMAND, SHOW_PROBLEMS_COMMAND, WORKFLOW_VERSION_REQUEST,
-  provideCodeLenses, workflowVersionInfo,
-} from "../../server/src/service/codeLens";
+import { provideCodeLenses, workflowVersionInfo } from "../../server/src/service/codeLens";
+import { ACTIVE_LWIR_CONTEXT, COPY_WORKFLOW_VERSION_COMMAND, SHOW_CANONICAL_JSON_COMMAND, SHOW_PROBLEMS_COMMAND } from "../../server/src/protocol";
 import { sourceSpan, stringSource } from "../../server/src/service/stringSource";
 import {
   FORMATS, OUTLINE_TOKENS, SCOPED_TOKENS, decodeTokens, outlineWorkflow, render, scopedWorkflow, selectionTexts, strictlyNested, tokenSummary,
@@ -363,18 +361,13 @@ describe("WorkflowVersion", () => {
     });
   }
 
-  test("the client and package.json use the server's names", () => {
-    const features = readFileSync("client/src/features.ts", "utf8");
-    for (const name of [WORKFLOW_VERSION_REQUEST, COPY_WORKFLOW_VERSION_COMMAND, SHOW_CANONICAL_JSON_COMMAND, SHOW_PROBLEMS_COMMAND]) {
-      assert.ok(features.includes(`"${name}"`), name);
-    }
+  test("package.json names the commands and the context key of server/src/protocol.ts", () => {
     const manifest = JSON.parse(readFileSync("package.json", "utf8"));
     const commands = manifest.contributes.commands as Array<{ command: string; title: string; category: string }>;
     for (const [command, title] of [[COPY_WORKFLOW_VERSION_COMMAND, "Copy WorkflowVersion id"], [SHOW_CANONICAL_JSON_COMMAND, "Show canonical JSON"]]) {
       assert.deepEqual(commands.find((c) => c.command === command), { command, title, category: "LWIR" });
       const menu = manifest.contributes.menus.commandPalette.find((m: { command: string }) => m.command === command);
-      assert.equal(menu?.when, "lwir.activeEditorIsLwir");
-      assert.ok(features.includes('"lwir.activeEditorIsLwir"'));
+      assert.equal(menu?.when, ACTIVE_LWIR_CONTEXT);
     }
   });
 });

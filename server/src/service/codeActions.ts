@@ -25,11 +25,10 @@ import {
   addNeedsEntries, addProperty, appendToArray, quoteYamlText, removeProperty, replaceInString, setProperty, setValue,
 } from "./edits";
 import { stepReferencesOf } from "../lwir/expressions";
-import { factsOf } from "./facts";
+import { factsOf } from "./stepFacts";
 import { spanInString } from "./stringSource";
+import { FIX_ALL_KIND } from "../protocol";
 
-/** The kind of the fix-all source action (also declared by server.ts). */
-export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.lwir`;
 export const FIX_ALL_TITLE = "Add all missing needs entries";
 
 /** What `textDocument/codeAction` sends (CodeActionParams, without the protocol package). */

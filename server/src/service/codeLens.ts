@@ -1,45 +1,10 @@
 // WorkflowVersion in the editor: a code lens on `apiVersion` (the `wfver_…` id of a valid document,
 // else its problem count) and the `lwir/workflowVersion` request the client's commands and status bar
-// use. The protocol types here are shared with the client (imported as types only).
+// use (its names and types: ../protocol.ts, shared with the client).
 import type { CodeLens } from "vscode-languageserver-types";
 import { canonicalJson } from "../lwir/canonical";
 import type { Analysis } from "./analysis";
-
-/** Custom request: `WorkflowVersionParams` → `WorkflowVersionResult | null` (null: not an open LWIR document). */
-export const WORKFLOW_VERSION_REQUEST = "lwir/workflowVersion";
-/** Client command the valid lens runs, with `CopyWorkflowVersionArgs`. */
-export const COPY_WORKFLOW_VERSION_COMMAND = "lwir.copyWorkflowVersionId";
-/** Client command that opens the canonical JSON of a document (argument: its URI). */
-export const SHOW_CANONICAL_JSON_COMMAND = "lwir.showCanonicalJson";
-/** VS Code's own command that opens the Problems panel (what the lens of an invalid document runs). */
-export const SHOW_PROBLEMS_COMMAND = "workbench.actions.view.problems";
-
-export interface WorkflowVersionParams {
-  uri: string;
-  /** Also return the canonical JSON text (it can be large, so only on request). */
-  canonicalJson?: boolean;
-}
-
-export interface WorkflowVersionResult {
-  uri: string;
-  /** The document parses and has no findings. */
-  valid: boolean;
-  /** `wfver_` + 16 hex digits; null unless valid. */
-  id: string | null;
-  /** `sha256:` + 64 hex digits; null unless valid. */
-  hash: string | null;
-  /** Syntax errors plus findings (0 when valid). */
-  problems: number;
-  /** The document is above `lwir.maxFileSize`, so it was not analysed. */
-  tooLarge?: boolean;
-  /** When asked for: the canonical JSON the hash is taken of (catalog 6.1); absent when the value has none (it does not parse, or is not hashable). */
-  canonicalJson?: string;
-}
-
-export interface CopyWorkflowVersionArgs {
-  uri: string;
-  id: string;
-}
+import { COPY_WORKFLOW_VERSION_COMMAND, SHOW_PROBLEMS_COMMAND, type CopyWorkflowVersionArgs, type WorkflowVersionResult } from "../protocol";
 
 /** Syntax errors and findings: what keeps a document from having a WorkflowVersion. */
 export function problemCount(analysis: Analysis): number {

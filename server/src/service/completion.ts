@@ -12,7 +12,7 @@
 // a full re-analysis; provideCompletion() is the same for a caller that already has the current one.
 // provideCompletionNearCursor() (JSON) goes further: it reads only the step around the cursor from an
 // edited document whose new text is not built yet. Long step lists are cut to a window
-// (completionLimit.ts) and marked incomplete.
+// (completionStepWindow.ts) and marked incomplete.
 import { propertiesOf, schemaAt } from "./schemaInfo";
 import {
   CompletionItemKind,
@@ -66,7 +66,7 @@ import {
   type TextFrame,
   type TextScalar,
 } from "./cursor";
-import { factsOf, isMultiVisit, outputOf, readableSteps, type ListFacts, type StepFacts, type WorkflowFacts } from "./facts";
+import { factsOf, isMultiVisit, outputOf, readableSteps, type ListFacts, type StepFacts, type WorkflowFacts } from "./stepFacts";
 import {
   FAILURE_MODE_DOCS,
   FAN_IN_ORDER_DOCS,
@@ -76,7 +76,6 @@ import {
   arr,
   choice,
   escapeSnippet,
-  jsonInner,
   obj,
   ph,
   raw,
@@ -87,12 +86,12 @@ import {
   stepSnippet,
   str,
   withKeys,
-  yamlPlainSafe,
   type RenderStyle,
   type ShapeEnv,
   type Snip,
 } from "./snippets";
-import { stepWindow } from "./completionLimit";
+import { stepWindow } from "./completionStepWindow";
+import { doubleQuotedInner, quoteYaml, singleQuotedInner, yamlScalar } from "../document/yamlQuote";
 
 /** Completion for a document whose current analysis the caller has (maybe freshly parsed). */
 export function provideCompletion(current: Analysis, lastGood: Analysis | undefined, position: Position, _settings?: unknown): CompletionList {
@@ -305,7 +304,7 @@ interface Edit {
 
 class Completer {
   readonly items: CompletionItem[] = [];
-  /** A long step list was cut to a window (completionLimit.ts): the client must ask again as the user types. */
+  /** A long step list was cut to a window (completionStepWindow.ts): the client must ask again as the user types. */
   incomplete = false;
   private readonly pos: Positioner;
   private unitCache: number | undefined;
@@ -451,7 +450,7 @@ class Completer {
     let endDec = d;
     while (endDec < value.length && WORD_CHAR.test(value[endDec])) endDec++;
     const rawOffset = (i: number) => token.contentStart + map[Math.min(i, map.length - 1)];
-    const host = (s: string) => (token.quote === '"' ? jsonInner(s) : token.quote === "'" ? s.replace(/'/g, "''") : s);
+    const host = (s: string) => (token.quote === '"' ? doubleQuotedInner(s) : token.quote === "'" ? singleQuotedInner(s) : s);
     const add = (item: CompletionItem, insert: string, opts: { from?: number; snippet?: boolean; filter?: string } = {}) => {
       const from = opts.from ?? startDec;
       const newText = opts.snippet ? insert : host(insert);
@@ -670,8 +669,8 @@ class Completer {
     const t = this.text;
     const needs = members.find((m) => m.key === "needs");
     const json = this.format === "json";
-    const flowScalar = (id: string) => (json ? JSON.stringify(id) : yamlPlainSafe(id, true) ? id : JSON.stringify(id));
-    const blockScalar = (id: string) => (yamlPlainSafe(id) ? id : JSON.stringify(id));
+    const flowScalar = (id: string) => (json ? JSON.stringify(id) : yamlScalar(id));
+    const blockScalar = yamlScalar;
     const at = (start: number, end: number, text: (id: string) => string) => ({ start, end, text });
     if (needs) {
       if (needs.open !== undefined && needs.close !== undefined) {
@@ -788,9 +787,8 @@ class Completer {
       let text: string;
       if (typeof v.value === "boolean") text = String(v.value);
       else if (this.format === "json") text = JSON.stringify(v.value);
-      else if (tok?.quote === "'") text = `'${v.value.replace(/'/g, "''")}'`;
-      else if (tok?.quote === '"') text = JSON.stringify(v.value);
-      else text = yamlPlainSafe(v.value, cur.flow) ? v.value : JSON.stringify(v.value);
+      else if (tok?.quote === "'" || tok?.quote === '"') text = quoteYaml(v.value, tok.quote);
+      else text = yamlScalar(v.value);
       const prefix = (cur.spaceBefore ? " " : "") + (yamlItem && !cur.flow ? "- " : "");
       const edits: Edit[] = [];
       let newText = prefix + text;
@@ -983,7 +981,7 @@ class Completer {
       if (e.value === undefined) return;
       let newText: string;
       if (cur.hasColon) {
-        newText = escapeSnippet(this.format === "json" ? JSON.stringify(e.key) : tok?.quote ? JSON.stringify(e.key) : e.key);
+        newText = escapeSnippet(this.format === "json" ? JSON.stringify(e.key) : tok?.quote ? quoteYaml(e.key, tok.quote) : yamlScalar(e.key));
       } else {
         newText = (cur.spaceBefore ? " " : "") + renderMember(e.key, e.value, this.style(cur.column));
         if (json && cur.commaAfter) newText += ",";

@@ -10,6 +10,7 @@ import {
   type Range,
 } from "vscode-languageserver-types";
 import type { LwirDocument } from "../document/types";
+import { quoteYaml } from "../document/yamlQuote";
 import type { PathSegment, ReferenceDetails } from "../lwir/types";
 import { API_VERSION, KIND, isObject } from "../lwir/validate";
 import { EXPRESSION_FUNCTIONS } from "../lwir/expressions";
@@ -474,11 +475,6 @@ function concerns(hint: PathSegment[], finding: PathSegment[]): boolean {
   const n = Math.min(hint.length, finding.length);
   for (let i = 0; i < n; i++) if (hint[i] !== finding[i]) return false;
   return true;
-}
-
-/** Double quotes when nothing inside needs escaping, else single quotes (only `'` is doubled there). */
-function quoteYaml(text: string): string {
-  return /["\\]/.test(text) ? `'${text.replace(/'/g, "''")}'` : `"${text}"`;
 }
 
 function shorten(text: string): string {

@@ -10,6 +10,7 @@
 import { valueAt } from "../lwir/path";
 import type { NodeLocation } from "../document/types";
 import type { PathSegment } from "../lwir/types";
+import { quoteYaml, yamlScalar } from "../document/yamlQuote";
 
 /** Replace text[start, end) with newText. Insertions have start === end. */
 export interface OffsetEdit {
@@ -281,7 +282,7 @@ export function replaceInString(doc: EditableDocument, segments: readonly PathSe
 export function quoteYamlText(doc: EditableDocument, start: number, end: number): OffsetEdit[] | undefined {
   const raw = doc.text.slice(start, end);
   if (raw.length === 0) return undefined;
-  return [{ start, end, newText: quoteYamlString(raw, '"') }];
+  return [{ start, end, newText: quoteYaml(raw) }];
 }
 
 // ---- helpers --------------------------------------------------------------------------------------
@@ -333,21 +334,6 @@ function dashBefore(text: string, at: number): number | undefined {
   let i = at - 1;
   while (i >= 0 && text[i] === " ") i--;
   return text[i] === "-" ? i : undefined;
-}
-
-const YAML_RESERVED = /^(?:true|false|null|yes|no|on|off|y|n|~)$/i;
-/** A plain YAML scalar that reads back as this same string in block and flow context, in YAML 1.1 and 1.2. */
-function isPlainSafe(s: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_./-]*$/.test(s) && !YAML_RESERVED.test(s);
-}
-
-/** A YAML quoted scalar for `s`: in the preferred style when it can hold `s` unchanged, else double quotes with escapes. */
-function quoteYamlString(s: string, preferred: "'" | '"'): string {
-  // Single quotes escape nothing but `'`; they cannot hold line breaks (folded) or non-printable characters.
-  const singleOk = !/[\n\r\t\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]/.test(s);
-  const doubleNeedsEscapes = /["\\]/.test(s);
-  if (singleOk && (preferred === "'" || doubleNeedsEscapes)) return "'" + s.replace(/'/g, "''") + "'";
-  return JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
 }
 
 /** Per-document formatting facts, sniffed lazily. */
@@ -494,7 +480,7 @@ class Context {
 
   key(key: string): string {
     if (this.doc.format === "json") return JSON.stringify(key);
-    return isPlainSafe(key) ? key : quoteYamlString(key, '"');
+    return yamlScalar(key);
   }
 
   /** A value on one line: JSON, or YAML flow style with plain scalars where safe. `quote` is the style for strings that need quotes (or always, given `'` or `"`). */
@@ -512,7 +498,7 @@ class Context {
     const write = (x: Json): string => {
       if (Array.isArray(x)) return "[" + x.map(write).join(", ") + "]";
       if (x !== null && typeof x === "object") return "{" + Object.entries(x).map(([k, e]) => this.key(k) + ": " + write(e)).join(", ") + "}";
-      if (typeof x === "string") return quote === undefined && isPlainSafe(x) ? x : quoteYamlString(x, quote ?? '"');
+      if (typeof x === "string") return quote === undefined ? yamlScalar(x) : quoteYaml(x, quote);
       return JSON.stringify(x);
     };
     return write(v);

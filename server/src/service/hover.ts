@@ -15,7 +15,7 @@ import { valueAt } from "../lwir/path";
 import type { PathSegment } from "../lwir/types";
 import { API_VERSION, END, KIND, isObject } from "../lwir/validate";
 import type { Analysis } from "./analysis";
-import { isMultiVisit, outputOf, stepAtPath, type StepFacts, type WorkflowFacts } from "./facts";
+import { isMultiVisit, outputOf, stepAtPath, type StepFacts, type WorkflowFacts } from "./stepFacts";
 import {
   cachedSource,
   nameOccurrenceAt,

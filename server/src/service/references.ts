@@ -18,7 +18,7 @@ import { forEachStepString, valueAt } from "../lwir/path";
 import type { PathSegment } from "../lwir/types";
 import { END, isObject } from "../lwir/validate";
 import type { Analysis } from "./analysis";
-import { factsOf, type ListFacts, type StepFacts, type WorkflowFacts } from "./facts";
+import { factsOf, type ListFacts, type StepFacts, type WorkflowFacts } from "./stepFacts";
 import { stringSource as scalarSource, valueIndexAt } from "./stringSource";
 
 // ---- strings as written ------------------------------------------------------------------------------

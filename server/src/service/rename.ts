@@ -14,7 +14,7 @@ import type { PathSegment } from "../lwir/types";
 import { END, isObject, stepIdProblem, validateLwir } from "../lwir/validate";
 import type { Analysis } from "./analysis";
 import { applyEdits, setValue, type OffsetEdit } from "./edits";
-import type { StepFacts } from "./facts";
+import type { StepFacts } from "./stepFacts";
 import {
   cachedSource,
   nameOccurrenceAt,
@@ -26,7 +26,7 @@ import {
   type StepOccurrence,
   type LocatedString,
 } from "./references";
-import { jsonInner, yamlPlainSafe } from "./snippets";
+import { doubleQuotedInner, fitsSingleQuoted, singleQuotedInner, yamlScalar } from "../document/yamlQuote";
 
 export type PrepareRenameResult = { range: Range; placeholder: string } | { refused: string };
 export type RenameResult = { edit: WorkspaceEdit } | { refused: string };
@@ -213,16 +213,16 @@ function inPlace(src: LocatedString, text: string, replacements: Replacement[], 
     switch (src.style) {
       case "json":
       case "double":
-        spelled = jsonInner(r.text);
+        spelled = doubleQuotedInner(r.text);
         break;
       case "single":
-        if (/[\x00-\x08\x0a-\x1f\x7f\u2028\u2029]/.test(r.text)) return undefined;
-        spelled = r.text.replace(/'/g, "''");
+        if (!fitsSingleQuoted(r.text)) return undefined;
+        spelled = singleQuotedInner(r.text);
         break;
       case "plain":
         if (whole) {
           // the id is the whole scalar: keep it plain when it reads back the same, else quote it
-          return [{ start: src.start, end: src.end, newText: yamlPlainSafe(r.text, src.flow) ? r.text : JSON.stringify(r.text) }];
+          return [{ start: src.start, end: src.end, newText: yamlScalar(r.text) }];
         }
         if (/[\r\n]/.test(r.text) || (src.flow && /[,[\]{}]/.test(r.text))) return undefined;
         spelled = r.text;

@@ -2,7 +2,7 @@
 // Tokens sit on the id text only (no quotes, no `steps.` prefix) of: step `id` values (declarations),
 // `needs` entries, decision targets (`with.default`, `with.cases[].to`; `end` is built in), a parallel
 // step's `with.fanIn.outputStep`, and `steps.X` / `steps["X"]` in the templates of `with` and `input`.
-// Scopes follow the validator (facts.ts): a body step reads its own list and what its parallel step needs.
+// Scopes follow the validator (stepFacts.ts): a body step reads its own list and what its parallel step needs.
 import type { SemanticTokens, SemanticTokensLegend } from "vscode-languageserver-types";
 import type { LwirDocument } from "../document/types";
 import { stepReferencesOf } from "../lwir/expressions";
@@ -10,7 +10,7 @@ import { forEachStepString, valueAt } from "../lwir/path";
 import type { PathSegment } from "../lwir/types";
 import { END, isObject, stepIdProblem } from "../lwir/validate";
 import type { Analysis } from "./analysis";
-import { factsOf, type ListFacts } from "./facts";
+import { factsOf, type ListFacts } from "./stepFacts";
 import { spanInString } from "./stringSource";
 
 /** Token types: a step id that resolves (or declares a step), and one that names no step in scope. */

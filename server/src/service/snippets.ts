@@ -7,6 +7,7 @@
 // key of a step, of its `with`, `output`, `fanIn`, … (catalog section 4), all valid as expanded.
 import { OUTPUT_MODES, FAILURE_MODES, FAN_IN_ORDERS, STEP_TYPES, END } from "../lwir/validate";
 import { sha256Hex } from "../lwir/sha256";
+import { doubleQuotedInner, isPlainSafe, yamlScalar } from "../document/yamlQuote";
 
 export type SnipPart = string | { ph: string; def?: string; choices?: readonly string[] };
 
@@ -46,27 +47,6 @@ export function escapeSnippet(s: string): string {
 function escapeChoice(s: string): string {
   return s.replace(/[\\$}|,]/g, (c) => "\\" + c);
 }
-/** The inside of a JSON string literal (also a YAML double-quoted scalar). */
-export function jsonInner(s: string): string {
-  return JSON.stringify(s).slice(1, -1);
-}
-
-const YAML_RESERVED = /^(?:true|false|yes|no|on|off|y|n|null|~)$/i;
-const YAML_NUMBERISH = /^(?:[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|0x[0-9a-f]+|0o[0-7]+|[-+]?\.(?:inf|nan))$/i;
-
-/** Can `s` be written as a plain YAML scalar and read back as the same string? (conservative) */
-export function yamlPlainSafe(s: string, flow = false): boolean {
-  if (s.length === 0 || !/^[A-Za-z0-9_./][A-Za-z0-9_./ @()+-]*$/.test(s)) return false;
-  if (/\s$/.test(s) || s.includes(" #") || YAML_RESERVED.test(s) || YAML_NUMBERISH.test(s)) return false;
-  if (flow && /[,[\]{}]/.test(s)) return false;
-  return true;
-}
-
-/** A YAML scalar for a string: plain when safe, else double-quoted. */
-export function yamlScalar(s: string, flow = false): string {
-  return yamlPlainSafe(s, flow) ? s : JSON.stringify(s);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Rendering
 
@@ -96,18 +76,18 @@ class Renderer {
     return out;
   }
 
-  private scalar(node: Extract<Snip, { k: "str" | "raw" }>, flow: boolean): string {
+  private scalar(node: Extract<Snip, { k: "str" | "raw" }>): string {
     if (node.k === "raw") return this.parts(node.parts, (s) => s);
-    if (this.style.format === "json") return `"${this.parts(node.parts, jsonInner)}"`;
+    if (this.style.format === "json") return `"${this.parts(node.parts, doubleQuotedInner)}"`;
     // YAML: plain when every expansion the placeholders offer is plain-safe, else double-quoted.
     const variants = expansions(node.parts);
-    if (variants.every((v) => yamlPlainSafe(v, flow))) return this.parts(node.parts, (s) => s);
-    return `"${this.parts(node.parts, jsonInner)}"`;
+    if (variants.every(isPlainSafe)) return this.parts(node.parts, (s) => s);
+    return `"${this.parts(node.parts, doubleQuotedInner)}"`;
   }
 
   /** A value written where the cursor is (first line) with continuation lines indented from `indent`. */
   value(node: Snip, indent: number, flow = this.style.format === "json" || this.style.flow === true): string {
-    if (node.k === "str" || node.k === "raw") return this.scalar(node, flow);
+    if (node.k === "str" || node.k === "raw") return this.scalar(node);
     const unit = this.style.unit;
     const pad = (n: number) => " ".repeat(n);
     const json = this.style.format === "json" || flow;
@@ -115,14 +95,14 @@ class Renderer {
       if (node.entries.length === 0) return "{}";
       const inline = node.inline ?? node.entries.every(([, v]) => v.k === "str" || v.k === "raw");
       if (json) {
-        const key = (k: string) => (this.style.format === "json" ? JSON.stringify(k) : yamlScalar(k, true));
+        const key = (k: string) => (this.style.format === "json" ? JSON.stringify(k) : yamlScalar(k));
         if (inline || flow && this.style.format === "yaml") {
           return `{${node.entries.map(([k, v]) => `${escapeSnippet(key(k))}: ${this.value(v, indent, true)}`).join(", ")}}`;
         }
         const inner = node.entries.map(([k, v]) => `${pad(indent + unit)}${escapeSnippet(key(k))}: ${this.value(v, indent + unit, true)}`);
         return `{\n${inner.join(",\n")}\n${pad(indent)}}`;
       }
-      if (inline) return `{${node.entries.map(([k, v]) => `${escapeSnippet(yamlScalar(k, true))}: ${this.value(v, indent, true)}`).join(", ")}}`;
+      if (inline) return `{${node.entries.map(([k, v]) => `${escapeSnippet(yamlScalar(k))}: ${this.value(v, indent, true)}`).join(", ")}}`;
       // block mapping: starts on the next line
       return node.entries.map(([k, v]) => `\n${pad(indent + unit)}${this.member(k, v, indent + unit)}`).join("");
     }
@@ -141,7 +121,7 @@ class Renderer {
   member(key: string, value: Snip, indent: number): string {
     const json = this.style.format === "json" || this.style.flow === true;
     if (json) {
-      const k = this.style.format === "json" ? JSON.stringify(key) : yamlScalar(key, true);
+      const k = this.style.format === "json" ? JSON.stringify(key) : yamlScalar(key);
       return `${escapeSnippet(k)}: ${this.value(value, indent, true)}`;
     }
     const v = this.value(value, indent, false);

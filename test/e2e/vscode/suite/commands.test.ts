@@ -1,4 +1,4 @@
-// The client's own features (client/src/features.ts): "LWIR: Show canonical JSON" and "LWIR: Copy
+// The client's own features (client/src/workflowVersionUi.ts): "LWIR: Show canonical JSON" and "LWIR: Copy
 // WorkflowVersion id", both of which ask the server's lwir/workflowVersion request.
 import * as vscode from "vscode";
 import { equal, ok } from "./assert";

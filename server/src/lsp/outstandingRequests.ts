@@ -2,7 +2,7 @@
 // request the client has already sent, say completion right after the `.` the user typed, must not sit
 // behind a validation that has not started yet, nor its answer wait in our output queue while one runs.
 // A request is outstanding from the moment the reader delivers it until its response has been written;
-// the server's validation yields while any is (server.ts, `schedule`). Shared by the Node and web worker
+// the server's validation yields while any is (validationScheduler.ts). Shared by the Node and web worker
 // entries, which build their connections with these reader and writer wrappers.
 import { Message, type DataCallback, type MessageReader, type MessageWriter } from "vscode-languageserver";
 

@@ -4,17 +4,13 @@
 // count). All of it asks the server's `lwir/workflowVersion` request; nothing is computed here.
 import * as vscode from "vscode";
 import type { BaseLanguageClient } from "vscode-languageclient";
-import type { CopyWorkflowVersionArgs, WorkflowVersionParams, WorkflowVersionResult } from "../../server/src/service/codeLens";
+import {
+  ACTIVE_LWIR_CONTEXT, COPY_WORKFLOW_VERSION_COMMAND, SHOW_CANONICAL_JSON_COMMAND, SHOW_PROBLEMS_COMMAND, WORKFLOW_VERSION_REQUEST,
+  type CopyWorkflowVersionArgs, type WorkflowVersionParams, type WorkflowVersionResult,
+} from "../../server/src/protocol";
 
-// The same names as server/src/service/codeLens.ts and package.json (test/unit/outline.test.ts checks them).
-export const WORKFLOW_VERSION_REQUEST = "lwir/workflowVersion";
-export const COPY_WORKFLOW_VERSION_COMMAND = "lwir.copyWorkflowVersionId";
-export const SHOW_CANONICAL_JSON_COMMAND = "lwir.showCanonicalJson";
-export const SHOW_PROBLEMS_COMMAND = "workbench.actions.view.problems";
-export const CANONICAL_SCHEME = "lwir-canonical";
-/** Context key for `when` clauses: the active editor holds an LWIR document. */
-export const ACTIVE_LWIR_CONTEXT = "lwir.activeEditorIsLwir";
-
+/** The scheme of the read-only canonical JSON views (the client's own: the server never sees them). */
+const CANONICAL_SCHEME = "lwir-canonical";
 const LANGUAGES = new Set(["json", "jsonc", "yaml"]);
 const STATUS_DELAY_MS = 150;
 

@@ -2,7 +2,7 @@
 // building, sending and reading them is most of what completion costs there. Past STEP_ITEMS_LIMIT a list
 // offers the steps that match what is typed, nearest the step being edited first, and is marked
 // incomplete (LSP `isIncomplete`), so the client asks again as the user types and the window follows.
-import type { ListFacts, StepFacts } from "./facts";
+import type { ListFacts, StepFacts } from "./stepFacts";
 
 /** At most this many step ids in one list. */
 export const STEP_ITEMS_LIMIT = 200;

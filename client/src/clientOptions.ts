@@ -1,6 +1,7 @@
 // What the Node and browser extensions share: which documents the server sees, and the client options.
 import type { LanguageClientOptions } from "vscode-languageclient";
 import * as vscode from "vscode";
+import { SETTINGS_SECTION } from "../../server/src/protocol";
 
 export const CLIENT_ID = "lwir";
 export const CLIENT_NAME = "LWIR Language Server";
@@ -14,8 +15,8 @@ export function clientOptions(outputChannel: vscode.LogOutputChannel): LanguageC
   return {
     documentSelector: [{ language: "json" }, { language: "jsonc" }, { language: "yaml" }],
     outputChannel,
-    synchronize: { configurationSection: "lwir" },
+    synchronize: { configurationSection: SETTINGS_SECTION },
     // Plain data: a WorkspaceConfiguration carries functions, which a web worker's postMessage cannot clone.
-    initializationOptions: { settings: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("lwir"))) as unknown },
+    initializationOptions: { settings: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration(SETTINGS_SECTION))) as unknown },
   };
 }

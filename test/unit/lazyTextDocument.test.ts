@@ -1,11 +1,11 @@
-// textDocument.ts: LazyTextDocument answers exactly like vscode-languageserver-textdocument's
+// lazyTextDocument.ts: LazyTextDocument answers exactly like vscode-languageserver-textdocument's
 // TextDocument (checked against it on random documents and edits), while the text after an edit
 // stays pending until read.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { TextDocuments, type Position, type Range, type TextDocumentContentChangeEvent } from "vscode-languageserver";
-import { LazyTextDocument, lazyTextDocuments, type TextChange } from "../../server/src/textDocument";
+import { LazyTextDocument, lazyTextDocuments, type TextChange } from "../../server/src/lazyTextDocument";
 import { randomSource } from "../random";
 
 const URI = "file:///w/flow.lwir.json";

@@ -1,0 +1,175 @@
+// Diagnostics, pushed or pulled. A client that advertises `textDocument.diagnostic` (VS Code) pulls them
+// and gets no pushed ones, since VS Code keeps pushed and pulled diagnostics in separate collections and
+// would show each problem twice. Every other client (Neovim, Eglot, …) gets `publishDiagnostics`, after
+// the quiet period of validationScheduler.ts; a pull waits out the same quiet period before answering.
+import {
+  DocumentDiagnosticReportKind,
+  DocumentDiagnosticRequest,
+  type CancellationToken,
+  type Diagnostic,
+  type DocumentDiagnosticReport,
+  type ServerCapabilities,
+} from "vscode-languageserver";
+import { applyRuleLevels, internalErrorDiagnostic, toDiagnostics, tooLargeDiagnostic } from "../service/diagnostics";
+import { withRuleLinks } from "../service/ruleDocs";
+import type { ClientSupport } from "./clientSupport";
+import { cancelled } from "./requestGuards";
+import type { ServerParts } from "./serverParts";
+import { ValidationScheduler } from "./validationScheduler";
+
+/** Validation slower than this is logged, so a slow document shows up in the output channel. */
+const SLOW_VALIDATION_MS = 1000;
+
+export interface DiagnosticsParts extends ServerParts {
+  /** True while a request has arrived whose response is not written yet (outstandingRequests.ts). */
+  requestsOutstanding: () => boolean;
+}
+
+export class DiagnosticsPushPull {
+  private readonly scheduler: ValidationScheduler;
+  /** Push mode: the last version published per document and how many diagnostics it had. */
+  private readonly published = new Map<string, { version: number; count: number }>();
+  /** Pull mode: when each document last changed, for the quiet period before answering a pull. */
+  private readonly lastChange = new Map<string, number>();
+  /** How many times each document has been opened: versions restart when it is reopened. */
+  private readonly openCount = new Map<string, number>();
+
+  constructor(private readonly parts: DiagnosticsParts) {
+    this.scheduler = new ValidationScheduler(parts.requestsOutstanding);
+  }
+
+  /** Spread into the initialize result: the pull provider, for clients that pull. */
+  capabilities(client: ClientSupport): ServerCapabilities {
+    return client.pullDiagnostics ? { diagnosticProvider: { identifier: "lwir", interFileDependencies: false, workspaceDiagnostics: false } } : {};
+  }
+
+  listen(): void {
+    const { connection, documents, session } = this.parts;
+    documents.onDidOpen(session.notification("didOpen", (event) => {
+      const uri = event.document.uri;
+      this.openCount.set(uri, (this.openCount.get(uri) ?? 0) + 1);
+    }));
+    // Fired for didOpen and for every didChange.
+    documents.onDidChangeContent(session.notification("didChange", (event) => this.changed(event.document.uri)));
+    documents.onDidClose(session.notification("didClose", (event) => this.closed(event.document.uri)));
+    // Registered with onRequest rather than the typed helpers: those read params.workDoneToken before any
+    // handler runs, so a request without params would fail with InternalError instead of InvalidParams.
+    connection.onRequest(DocumentDiagnosticRequest.type, session.documentRequest("textDocument/diagnostic", (params, token) => this.pull(params.textDocument.uri, params.previousResultId, token)));
+  }
+
+  /** After a change of settings: push mode revalidates every document, pull mode asks the client to pull again. */
+  revalidateAll(): void {
+    const { connection, documents, session } = this.parts;
+    const client = this.parts.client();
+    if (client.pullDiagnostics) {
+      if (client.diagnosticRefresh) connection.languages.diagnostics.refresh().catch((error) => session.logError("diagnostics refresh", error));
+      return;
+    }
+    for (const document of documents.all()) this.changed(document.uri);
+  }
+
+  shutdown(): void {
+    this.scheduler.cancelAll();
+  }
+
+  private changed(uri: string): void {
+    this.lastChange.set(uri, Date.now());
+    if (this.parts.client().pullDiagnostics) return;
+    this.scheduler.schedule(uri, this.parts.settings.current.validation.delay, () => {
+      try {
+        this.publish(uri);
+      } catch (error) {
+        this.parts.session.logError(`validating ${uri}`, error);
+      }
+    });
+  }
+
+  private closed(uri: string): void {
+    this.scheduler.cancel(uri);
+    this.lastChange.delete(uri);
+    this.parts.workspace.forget(uri);
+    const last = this.published.get(uri);
+    this.published.delete(uri);
+    // Clear what we published; nothing is published for this document after this point.
+    if (last && last.count > 0) this.parts.connection.sendDiagnostics({ uri, diagnostics: [] });
+  }
+
+  /** The diagnostics of the document's current version under the current settings, linked to their rule pages where the client shows links. */
+  private diagnosticsOf(uri: string): Diagnostic[] {
+    const diagnostics = this.analyse(uri);
+    return this.parts.client().codeDescription ? withRuleLinks(diagnostics) : diagnostics;
+  }
+
+  private analyse(uri: string): Diagnostic[] {
+    const { workspace, session } = this.parts;
+    const settings = this.parts.settings.current;
+    if (!settings.validation.enable) return [];
+    const state = workspace.getState(uri);
+    if (!state || state.kind === "ignored") return [];
+    if (state.kind === "tooLarge") return applyRuleLevels([tooLargeDiagnostic(state.size, state.limit)], settings.lint.rules);
+    const started = Date.now();
+    let diagnostics: Diagnostic[];
+    try {
+      diagnostics = applyRuleLevels(toDiagnostics(workspace.getAnalysis(uri)!, { uri, relatedInformation: this.parts.client().relatedInformation }), settings.lint.rules);
+    } catch (error) {
+      // A bug in a rule must not leave the user with silently stale squiggles: say so, once.
+      session.logError(`analysing ${uri}`, error);
+      return [internalErrorDiagnostic(error)];
+    }
+    const took = Date.now() - started;
+    if (took > SLOW_VALIDATION_MS) session.log(`lwir: analysing ${uri} took ${took} ms`);
+    return diagnostics;
+  }
+
+  /** Push mode: publishes the diagnostics of the document's current version. */
+  private publish(uri: string): void {
+    const { documents, workspace, connection } = this.parts;
+    const document = documents.get(uri);
+    if (!document) return; // closed meanwhile
+    const version = document.version;
+    const diagnostics = this.diagnosticsOf(uri);
+    // Never publish for a version older than the document's current one, nor go backwards.
+    if (documents.get(uri)?.version !== version) return;
+    const last = this.published.get(uri);
+    if (last && last.version > version) return;
+    // Documents we do not handle are left alone, unless they still show diagnostics of ours.
+    const state = workspace.getState(uri);
+    const ours = this.parts.settings.current.validation.enable && state !== undefined && state.kind !== "ignored";
+    if (!ours && (!last || last.count === 0)) return;
+    this.published.set(uri, { version, count: diagnostics.length });
+    connection.sendDiagnostics({ uri, version, diagnostics });
+  }
+
+  /** Pull mode: the report for a document, once it has been quiet for `lwir.validation.delay`. */
+  private async pull(uri: string, previousResultId: string | undefined, token: CancellationToken): Promise<DocumentDiagnosticReport> {
+    await this.quietPeriod(uri, token);
+    if (token.isCancellationRequested) throw cancelled();
+    const document = this.parts.documents.get(uri);
+    if (!document) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+    const resultId = `${this.openCount.get(uri) ?? 0}.${document.version}.${this.parts.settings.generation}`;
+    if (previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
+    return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.diagnosticsOf(uri) };
+  }
+
+  /** Waits until the document has been quiet for `lwir.validation.delay`, or cancellation. */
+  private async quietPeriod(uri: string, token: CancellationToken): Promise<void> {
+    for (;;) {
+      const wait = (this.lastChange.get(uri) ?? 0) + this.parts.settings.current.validation.delay - Date.now();
+      if (wait <= 0 || token.isCancellationRequested) return;
+      await sleep(wait, token);
+    }
+  }
+}
+
+/** Resolves after `ms`, or as soon as the token is cancelled. */
+function sleep(ms: number, token: CancellationToken): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    const subscription = token.onCancellationRequested(done);
+    function done() {
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve();
+    }
+  });
+}

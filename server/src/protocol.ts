@@ -1,0 +1,51 @@
+// What the LWIR language server and the VS Code extension agree on beyond LSP itself: the settings
+// section, the lwir/workflowVersion request and its types, the command ids the server's code lenses run,
+// and the kind of the fix-all source action. Both sides import this file, so a name changes in one
+// place; package.json repeats the command ids and the context key (test/unit/outline.test.ts compares).
+// Plain data only: the client's bundles import it too.
+
+/** The configuration section of our settings (`lwir.validation.enable`, …): the server asks for it, the client syncs it. */
+export const SETTINGS_SECTION = "lwir";
+
+/** Custom request: `WorkflowVersionParams` → `WorkflowVersionResult | null` (null: not an open LWIR document). */
+export const WORKFLOW_VERSION_REQUEST = "lwir/workflowVersion";
+
+export interface WorkflowVersionParams {
+  uri: string;
+  /** Also return the canonical JSON text (it can be large, so only on request). */
+  canonicalJson?: boolean;
+}
+
+export interface WorkflowVersionResult {
+  uri: string;
+  /** The document parses and has no findings. */
+  valid: boolean;
+  /** `wfver_` + 16 hex digits; null unless valid. */
+  id: string | null;
+  /** `sha256:` + 64 hex digits; null unless valid. */
+  hash: string | null;
+  /** Syntax errors plus findings (0 when valid). */
+  problems: number;
+  /** The document is above `lwir.maxFileSize`, so it was not analysed. */
+  tooLarge?: boolean;
+  /** When asked for: the canonical JSON the hash is taken of (catalog 6.1); absent when the value has none (it does not parse, or is not hashable). */
+  canonicalJson?: string;
+}
+
+/** Client command the code lens of a valid document runs, with `CopyWorkflowVersionArgs`. */
+export const COPY_WORKFLOW_VERSION_COMMAND = "lwir.copyWorkflowVersionId";
+
+export interface CopyWorkflowVersionArgs {
+  uri: string;
+  id: string;
+}
+
+/** Client command that opens the canonical JSON of a document (argument: its URI). */
+export const SHOW_CANONICAL_JSON_COMMAND = "lwir.showCanonicalJson";
+/** VS Code's own command that opens the Problems panel (what the lens of an invalid document runs). */
+export const SHOW_PROBLEMS_COMMAND = "workbench.actions.view.problems";
+/** Context key for package.json's `when` clauses: the active editor holds an LWIR document. */
+export const ACTIVE_LWIR_CONTEXT = "lwir.activeEditorIsLwir";
+
+/** The kind of the fix-all source action: LSP's `source.fixAll`, narrowed to ours. */
+export const FIX_ALL_KIND = "source.fixAll.lwir";

@@ -1,0 +1,135 @@
+// What the sources import. Every package a bundle loads is declared in package.json's dependencies (a
+// package that is only there because another one depends on it can vanish or change version under us),
+// and every package the tests, scripts and benchmark load is declared at least as a devDependency.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
+
+const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const dependencies = new Set(Object.keys(manifest.dependencies));
+const devDependencies = new Set(Object.keys(manifest.devDependencies));
+
+interface Import {
+  file: string;
+  specifier: string;
+  /** `import type` / `export type`: erased when compiled, so it needs only the types at build time. */
+  typeOnly: boolean;
+}
+
+/** Source files under `dir` (TypeScript and JavaScript), skipping test data. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).sort().flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return name === "node_modules" || name === "corpus" || name === "fixtures" ? [] : sourceFiles(full);
+    return /\.(ts|mts|cts|js|mjs|cjs)$/.test(name) && !name.endsWith(".d.ts") ? [full] : [];
+  });
+}
+
+/** The module specifiers of a file: import and export declarations, import(), require() and `import x = require()`. */
+function importsOf(file: string, text = readFileSync(file, "utf8")): Import[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: Import[] = [];
+  const add = (node: ts.Node | undefined, typeOnly: boolean) => {
+    if (node && ts.isStringLiteralLike(node)) found.push({ file, specifier: node.text, typeOnly });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node)) add(node.moduleSpecifier, node.importClause?.isTypeOnly === true);
+    else if (ts.isExportDeclaration(node)) add(node.moduleSpecifier, node.isTypeOnly);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
+      add(node.moduleReference.expression, node.isTypeOnly);
+    } else if (ts.isCallExpression(node) && node.arguments.length >= 1) {
+      const callee = node.expression;
+      if (callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === "require")) add(node.arguments[0], false);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) add(node.argument.literal, true);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The package a bare specifier names (`@scope/name/sub` → `@scope/name`), or undefined for relative paths. */
+function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith(".") || specifier.startsWith("/")) return undefined;
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/** Why an import is not covered by package.json, or undefined when it is. `vscode` is the editor's own module. */
+function undeclared(imp: Import, bundled: boolean): string | undefined {
+  const name = packageOf(imp.specifier);
+  if (name === undefined || imp.specifier.startsWith("node:") || name === "vscode") return undefined;
+  const typesName = `@types/${name.startsWith("@") ? name.slice(1).replace("/", "__") : name}`;
+  if (dependencies.has(name)) return undefined;
+  const declaredForDevelopment = devDependencies.has(name) || devDependencies.has(typesName);
+  // A bundle may use a devDependency's types (erased when compiled), never its code.
+  if (declaredForDevelopment && (!bundled || imp.typeOnly)) return undefined;
+  return `${relative(".", imp.file)}: ${imp.specifier} (${declaredForDevelopment ? "only a devDependency" : "not in package.json"})`;
+}
+
+describe("declared dependencies", () => {
+  test("every package server/src and client/src load is in dependencies (types alone may be devDependencies)", () => {
+    const imports = ["server/src", "client/src"].flatMap(sourceFiles).flatMap((f) => importsOf(f));
+    assert.ok(imports.some((i) => i.specifier === "vscode-languageserver-types"), "the scan sees the bundles' imports");
+    assert.deepEqual(imports.map((i) => undeclared(i, true)).filter((u) => u !== undefined), []);
+  });
+
+  test("every package the tests, scripts and benchmark load is declared", () => {
+    const files = ["test", "scripts", "bench"].flatMap(sourceFiles);
+    assert.ok(files.length > 50, `${files.length} files`);
+    const imports = files.flatMap((f) => importsOf(f));
+    assert.deepEqual(imports.map((i) => undeclared(i, false)).filter((u) => u !== undefined), []);
+  });
+
+  test("the check finds undeclared packages, dev-only code in a bundle, and every form of import", () => {
+    const probe = [
+      'import { a } from "left-pad";',
+      'import type { B } from "sarif";',
+      'import { c } from "@vscode/vsce/out/x";',
+      'export * from "@scope/thing";',
+      'const d = require("ajv");',
+      'const e = await import("node:fs");',
+      'import * as vscode from "vscode";',
+      'import { f } from "./local";',
+      'import g = require("yaml");',
+      'type H = import("mocha").Suite;',
+      "// import x from \"in-a-comment\"",
+    ].join("\n");
+    const imports = importsOf("probe.ts", probe);
+    assert.deepEqual(imports.map((i) => [i.specifier, i.typeOnly]), [
+      ["left-pad", false], ["sarif", true], ["@vscode/vsce/out/x", false], ["@scope/thing", false], ["ajv", false],
+      ["node:fs", false], ["vscode", false], ["./local", false], ["yaml", false], ["mocha", true],
+    ]);
+    assert.deepEqual(imports.map((i) => undeclared(i, true)).filter((u) => u !== undefined), [
+      "probe.ts: left-pad (not in package.json)",
+      "probe.ts: @vscode/vsce/out/x (only a devDependency)",
+      "probe.ts: @scope/thing (not in package.json)",
+      "probe.ts: ajv (only a devDependency)",
+    ]);
+    assert.deepEqual(imports.map((i) => undeclared(i, false)).filter((u) => u !== undefined), [
+      "probe.ts: left-pad (not in package.json)",
+      "probe.ts: @scope/thing (not in package.json)",
+    ]);
+  });
+});
+
+describe("the client and the server share one protocol module", () => {
+  const PROTOCOL = "server/src/protocol.ts";
+
+  test("client/src takes nothing from the server but server/src/protocol.ts (never server/src/service/)", () => {
+    const outside = sourceFiles("client/src").flatMap((f) => importsOf(f))
+      .filter((i) => i.specifier.startsWith("."))
+      .map((i) => ({ ...i, target: relative(".", resolve(dirname(i.file), i.specifier)) }))
+      .filter((i) => !i.target.startsWith(join("client", "src")));
+    assert.ok(outside.some((i) => i.target === PROTOCOL.replace(/\.ts$/, "")), "the client imports the protocol module");
+    assert.deepEqual(outside.filter((i) => i.target !== PROTOCOL.replace(/\.ts$/, "")).map((i) => `${relative(".", i.file)}: ${i.specifier}`), []);
+  });
+
+  test("the protocol module is plain data: it imports nothing, so the client bundles none of the server", () => {
+    assert.deepEqual(importsOf(PROTOCOL).map((i) => i.specifier), []);
+  });
+});
