@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { stringify as toYaml } from "yaml";
+import { parse as parseYamlText, stringify as toYaml } from "yaml";
 import { CodeActionKind, type CodeAction, type Diagnostic, type TextEdit } from "vscode-languageserver-types";
 import { analyzeText, type Analysis } from "../../server/src/service/analysis";
 import { YAML_UNQUOTED_TEMPLATE, toDiagnostics } from "../../server/src/service/diagnostics";
@@ -427,5 +427,128 @@ describe("context.only and kinds", () => {
   test("documents that do not parse get nothing", () => {
     const s = analyzeText('{"steps": [', "json");
     assert.deepEqual(provideCodeActions(s, { textDocument: { uri: URI.json }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, context: { diagnostics: [] } }), []);
+  });
+});
+
+describe("quick fixes (YAML only): a value YAML cannot read unquoted (issue #14)", () => {
+  const workflow = (line: string) => [
+    "apiVersion: littleworkflow.dev/v0.1",
+    "kind: Workflow",
+    "metadata: {name: triage}",
+    "input: {schema: true}",
+    "output: {schema: true}",
+    "permissions:",
+    "  models: [model-a]",
+    "steps:",
+    "  - id: classify",
+    "    uses: ai.generate",
+    "    with:",
+    "      model: model-a",
+    line,
+    "    output:",
+    "      mode: text",
+    "",
+  ].join("\n");
+
+  /** The parse error's fixes, as an editor asks for them (the diagnostic in the context). */
+  function parseFixes(text: string): { diagnostic: Diagnostic; actions: CodeAction[]; analysis: Analysis } {
+    const analysis = analyzeText(text, "yaml");
+    const diagnostic = toDiagnostics(analysis).find((d) => d.code === "parse");
+    assert.ok(diagnostic, "a parse error");
+    const actions = provideCodeActions(analysis, { textDocument: { uri: URI.yaml }, range: diagnostic.range, context: { diagnostics: [diagnostic] } });
+    return { diagnostic, actions, analysis };
+  }
+
+  /** Applies an action's edits to the text (edits do not overlap). */
+  function apply(text: string, analysis: Analysis, action: CodeAction): string {
+    return applyTextEdits({ text, format: "yaml", analysis, diagnostics: [] }, editsOf(action, "yaml"));
+  }
+
+  /** The value at a path after a fix: the text parses (as the runtime reads it, and for us) and is valid. */
+  function valueAfter(text: string, path: (string | number)[]): unknown {
+    const after = analyzeText(text, "yaml");
+    assert.deepEqual(after.document.parseErrors, [], text);
+    assert.ok(after.valid, text);
+    let v: unknown = parseYamlText(text);
+    for (const k of path) v = (v as Record<string | number, unknown>)[k];
+    return v;
+  }
+
+  const cases: Array<{ name: string; line: string; path: (string | number)[]; meant: string; block: string }> = [
+    {
+      name: "a colon in prompt",
+      line: "      prompt: Classify this ticket: {{ input.ticket }}",
+      path: ["steps", 0, "with", "prompt"],
+      meant: "Classify this ticket: {{ input.ticket }}",
+      block: "      prompt: |\n        Classify this ticket: {{ input.ticket }}\n",
+    },
+    {
+      name: "a colon in system, with a comment",
+      line: "      system: You are: a support agent # tone\n      prompt: Classify {{ input.ticket }}",
+      path: ["steps", 0, "with", "system"],
+      meant: "You are: a support agent",
+      block: "      system: | # tone\n        You are: a support agent\n",
+    },
+    {
+      name: "a value that starts with {{",
+      line: "      prompt: {{ input.ticket }} is the ticket",
+      path: ["steps", 0, "with", "prompt"],
+      meant: "{{ input.ticket }} is the ticket",
+      block: "      prompt: |\n        {{ input.ticket }} is the ticket\n",
+    },
+    {
+      name: "text after a closing quote",
+      line: "      prompt: 'it's {{ input.ticket }}'",
+      path: ["steps", 0, "with", "prompt"],
+      meant: "it's {{ input.ticket }}",
+      block: "      prompt: |\n        it's {{ input.ticket }}\n",
+    },
+  ];
+  for (const c of cases) {
+    test(`${c.name}: "Quote this value" (preferred) and "Use a block scalar (|)", each leaving a valid document with the string meant`, () => {
+      const text = workflow(c.line);
+      const { actions, analysis, diagnostic } = parseFixes(text);
+      assert.deepEqual(actions.map((a) => [a.title, a.isPreferred === true, a.kind]), [
+        ["Quote this value", true, CodeActionKind.QuickFix],
+        ["Use a block scalar (|)", false, CodeActionKind.QuickFix],
+      ]);
+      assert.deepEqual(actions[0].diagnostics, [diagnostic]);
+      const quoted = apply(text, analysis, actions[0]);
+      assert.equal(valueAfter(quoted, c.path), c.meant);
+      const block = apply(text, analysis, actions[1]);
+      assert.ok(block.includes(c.block), block);
+      // a literal block keeps the text as written, with the line break that ends it
+      assert.equal(valueAfter(block, c.path), c.meant + "\n");
+    });
+  }
+
+  test("a list item's value and a multi-line value: both fixes parse, the block one a level deeper than the key", () => {
+    const item = workflow("      prompt: x").replace("  models: [model-a]", "  models: [model-a]\n  tools:\n    - search: the web: now");
+    const { actions, analysis } = parseFixes(item);
+    assert.equal(parseYamlText(apply(item, analysis, actions[0])).permissions.tools[0].search, "the web: now");
+    const block = apply(item, analysis, actions[1]);
+    assert.ok(block.includes("    - search: |\n        the web: now\n"), block);
+    assert.equal(parseYamlText(block).permissions.tools[0].search, "the web: now\n");
+
+    const multi = workflow("      prompt: Classify this ticket\n        for the team: {{ input.ticket }}");
+    const m = parseFixes(multi);
+    assert.equal(valueAfter(apply(multi, m.analysis, m.actions[0]), ["steps", 0, "with", "prompt"]), "Classify this ticket for the team: {{ input.ticket }}");
+    // the block keeps the lines as the user broke them
+    assert.equal(valueAfter(apply(multi, m.analysis, m.actions[1]), ["steps", 0, "with", "prompt"]), "Classify this ticket\nfor the team: {{ input.ticket }}\n");
+  });
+
+  test("without the diagnostic in the context (range only) the fixes come too; a stale diagnostic gets none", () => {
+    const text = workflow("      prompt: Classify this ticket: {{ input.ticket }}");
+    const { diagnostic, analysis } = parseFixes(text);
+    const byRange = provideCodeActions(analysis, { textDocument: { uri: URI.yaml }, range: diagnostic.range, context: { diagnostics: [] } });
+    assert.deepEqual(byRange.map((a) => a.title), ["Quote this value", "Use a block scalar (|)"]);
+    const edited = analyzeText(text.replace("Classify this", "Sort this"), "yaml");
+    assert.deepEqual(provideCodeActions(edited, { textDocument: { uri: URI.yaml }, range: diagnostic.range, context: { diagnostics: [diagnostic] } }), []);
+  });
+
+  test("parse errors without a value to rewrite (an unclosed quote, a tab) get no fix", () => {
+    for (const line of ['      prompt: "Classify {{ input.ticket }}', "\tprompt: x"]) {
+      assert.deepEqual(parseFixes(workflow(line)).actions, [], line);
+    }
   });
 });

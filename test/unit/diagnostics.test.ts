@@ -298,7 +298,7 @@ describe("YAML: an unquoted {{ }} read as a mapping (catalog section 11)", () =>
     assert.deepEqual(diagnose(asJson).diagnostics.filter((d) => d.code === YAML_UNQUOTED_TEMPLATE), []);
   });
 
-  test("a syntax error on a line with an unquoted {{ says why", () => {
+  test("a syntax error in a value that starts with an unquoted {{ says why", () => {
     const text = prompt.replace("{{ input.topic }}", "{{ input.topic }} and more");
     const { analysis, diagnostics } = diagnose(text, "yaml");
     assert.ok(analysis.document.parseErrors.length > 0);
@@ -387,5 +387,114 @@ describe("own rules and their levels", () => {
     assert.deepEqual(readRuleLevels(["x"]), {});
     assert.deepEqual(parseRuleOption(`${PARSE_WARNING_CODE}=error`, () => false), { code: PARSE_WARNING_CODE, level: "error" });
     assert.ok("error" in parseRuleOption("model.disallowed=off", (c) => c === "model.disallowed"));
+  });
+});
+
+describe("YAML syntax errors in our own words (issue #14)", () => {
+  const COLON = /^YAML reads a colon followed by a space inside an unquoted value as the start of a nested mapping: quote the value or use a block scalar \(\|\)\.$/;
+  const TEMPLATE_HINT = /\{\{ must be quoted/;
+  const workflow = (prompt: string, system = "You are a support agent") => [
+    "apiVersion: littleworkflow.dev/v0.1",
+    "kind: Workflow",
+    "metadata: {name: triage}",
+    "input: {schema: true}",
+    "output: {schema: true}",
+    "permissions:",
+    "  models: [model-a]",
+    "steps:",
+    "  - id: classify",
+    "    uses: ai.generate",
+    "    with:",
+    "      model: model-a",
+    `      system: ${system}`,
+    `      prompt: ${prompt}`,
+    "    output:",
+    "      mode: text",
+    "",
+  ].join("\n");
+  /** The one parse diagnostic of a text (asserting there is exactly one). */
+  const parseDiagnostic = (text: string) => {
+    const { diagnostics } = diagnose(text, "yaml");
+    assert.deepEqual(diagnostics.map((d) => d.code), [PARSE_CODE], JSON.stringify(diagnostics));
+    return diagnostics[0];
+  };
+
+  test("a colon in prompt: one sentence, the whole value squiggled, no {{ hint, the value in data", () => {
+    const text = workflow("Classify this ticket: {{ input.ticket }}");
+    const d = parseDiagnostic(text);
+    assert.match(d.message as string, COLON);
+    assert.doesNotMatch(d.message as string, TEMPLATE_HINT);
+    assert.equal(textAt(text, d.range), "Classify this ticket: {{ input.ticket }}");
+    const value = dataOf(d).parseValue!;
+    assert.equal(value.text, "Classify this ticket: {{ input.ticket }}");
+    assert.equal(text.slice(value.start, value.end), value.text);
+    assert.equal(value.indent, 6, "the column of prompt");
+    assert.equal(dataOf(d).parserCode, "BLOCK_AS_IMPLICIT_KEY");
+  });
+
+  test("a colon in system: the squiggle stops before a comment", () => {
+    const text = workflow("Classify {{ input.ticket }}", "You are: a support agent # tone");
+    const d = parseDiagnostic(text);
+    assert.match(d.message as string, COLON);
+    assert.equal(textAt(text, d.range), "You are: a support agent");
+    assert.equal(dataOf(d).parseValue!.text, "You are: a support agent");
+  });
+
+  test("a colon in a list item's value; a bare `- Classify: x` is a mapping, not an error", () => {
+    const list = (item: string) => workflow("Classify").replace("  models: [model-a]", `  models: [model-a]\n  tools:\n    ${item}`);
+    const d = parseDiagnostic(list("- Classify: this ticket: x"));
+    assert.match(d.message as string, COLON);
+    assert.equal(textAt(list("- Classify: this ticket: x"), d.range), "this ticket: x");
+    assert.equal(dataOf(d).parseValue!.indent, 6, "the column of the item's key");
+    const { analysis } = diagnose(list("- Classify: x"), "yaml");
+    assert.deepEqual(analysis.document.parseErrors, []);
+  });
+
+  test("a colon on a later line of a multi-line value: the whole value, read as YAML folds it", () => {
+    const text = workflow("Classify this ticket\n        for the team: {{ input.ticket }}");
+    const d = parseDiagnostic(text);
+    assert.match(d.message as string, COLON);
+    assert.equal(textAt(text, d.range), "Classify this ticket\n        for the team: {{ input.ticket }}");
+    assert.equal(dataOf(d).parseValue!.text, "Classify this ticket for the team: {{ input.ticket }}");
+  });
+
+  test("a value that starts with {{: the hint, on the whole value, once", () => {
+    for (const value of ["{{ input.ticket }}: classify: it", "{{ input.ticket }} and more", "{{ input.a }} {{ input.b }}"]) {
+      const text = workflow(value);
+      // (after `{{ a }} {{ b }}` the package loses its place and reports the lines below too: the first is ours)
+      const d = value.includes("input.b") ? diagnose(text, "yaml").diagnostics[0] : parseDiagnostic(text);
+      assert.equal(d.message, "A value that starts with {{ must be quoted in YAML: unquoted, YAML reads it as a mapping.");
+      assert.equal(textAt(text, d.range), value);
+      assert.equal(dataOf(d).parseValue!.text, value);
+    }
+  });
+
+  test("a stray quote: what is wrong with the quotes, on the quoted value; never the {{ hint", () => {
+    const unclosed = workflow('"Classify {{ input.ticket }}');
+    const d = parseDiagnostic(unclosed);
+    assert.equal(d.message, 'This value opens a " quote that is never closed: add the closing " at the end of the value.');
+    assert.equal(textAt(unclosed, d.range), '"Classify {{ input.ticket }}');
+    const after = workflow('"Classify" this {{ input.ticket }}');
+    const e = parseDiagnostic(after);
+    assert.match(e.message as string, /^This value has text after its closing quote \("\)/);
+    assert.doesNotMatch(e.message as string, TEMPLATE_HINT);
+    assert.equal(textAt(after, e.range), '"Classify" this {{ input.ticket }}');
+    const inner = workflow("'it's {{ input.ticket }}'");
+    assert.equal(dataOf(parseDiagnostic(inner)).parseValue!.text, "it's {{ input.ticket }}");
+  });
+
+  test("a tab used for indentation: said so, on the indentation", () => {
+    const text = workflow("Classify").replace("      mode: text", "\tmode: text");
+    const { diagnostics } = diagnose(text, "yaml");
+    const d = diagnostics[0];
+    assert.equal(d.message, "YAML does not allow tabs for indentation: indent with spaces.");
+    assert.equal(textAt(text, d.range), "\t");
+  });
+
+  test("JSON parse errors keep the parser's message", () => {
+    const { analysis, diagnostics } = diagnose('{"apiVersion": "x",}');
+    assert.ok(diagnostics.length > 0);
+    assert.deepEqual(diagnostics.map((d) => d.message), analysis.document.parseErrors.map((p) => p.message));
+    assert.ok(diagnostics.every((d) => dataOf(d).parseValue === undefined));
   });
 });

@@ -298,11 +298,17 @@ for (const format of FORMATS) {
       assert.doesNotMatch(text, /catalog/i);
       assert.match(text, /\*\*model `gpt-x`\*\*/);
       assert.match(text, /Not listed in `permissions\.models`/);
+      // the problem's explanation and its rule link first, together; what the word is after a separator
+      const [problem, ...rest] = text.split("\n\n---\n\n");
+      assert.match(problem, /^\*\*`model\.disallowed`\*\*[^]*\*How to fix:\*[^]*model\.disallowed\.md\)$/);
+      assert.equal(rest.length, 1);
+      assert.match(rest[0], /^\*\*model `gpt-x`\*\*/);
       // on a step reference with an undeclared dependency: the step and the finding
       const ref = hoverText(g, find(g, "steps.gather", 7));
       assert.match(ref, /\*\*step `gather`\*\*/);
       assert.match(ref, /---/);
       assert.match(ref, /`step\.undeclared_dependency`/);
+      assert.ok(ref.indexOf("step.undeclared_dependency") < ref.indexOf("**step `gather`**"), ref);
       assert.match(ref, /List the step in this step's `needs`/);
     });
 

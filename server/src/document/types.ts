@@ -20,6 +20,16 @@ export interface ParseProblem {
   range: Range;
   /** A stable code for the problem, e.g. "DUPLICATE_KEY" (yaml) or "CommaExpected" (JSON). */
   code?: string;
+  /** A YAML value the problem is about, written unquoted (or badly quoted): what the quick fixes rewrite. */
+  value?: ParseValue;
+}
+
+/** A value in the text (offsets), the string it was meant to be, and the column of its key. */
+export interface ParseValue {
+  start: number;
+  end: number;
+  text: string;
+  indent: number;
 }
 
 /** Text offsets; the key is absent for array elements and the root. */

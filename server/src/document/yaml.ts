@@ -18,7 +18,8 @@ import {
 import type { PathSegment } from "../lwir/types";
 import { parseYamlCst } from "./depth";
 import { BaseDocument, endOfLine, type TrailNode } from "./text";
-import type { ParseProblem, PathAt } from "./types";
+import type { ParseProblem, ParseValue, PathAt } from "./types";
+import { explainYamlErrors } from "./yamlErrors";
 
 // prettyErrors off: plain messages, we give ranges; logLevel "error": no console output (the values and the
 // errors are the same as with the defaults YAML.parse uses)
@@ -74,8 +75,9 @@ export class YamlDocument extends BaseDocument {
   }
 
   /** Records a problem while the document is being built. */
-  report(list: "errors" | "warnings", message: string, start: number, end: number, code?: string): void {
-    (list === "errors" ? this.parseErrors : this.parseWarnings).push(this.problem(message, start, end, code));
+  report(list: "errors" | "warnings", message: string, start: number, end: number, code?: string, value?: ParseValue): void {
+    const problem = this.problem(message, start, end, code);
+    (list === "errors" ? this.parseErrors : this.parseWarnings).push(value ? { ...problem, value } : problem);
   }
 
   /** The node an alias stands for: the last node before it (in document order) carrying its anchor. */
@@ -391,7 +393,8 @@ export function parseYaml(text: string): YamlDocument {
   if (!second) for (const doc of composer.end(true, text.length)) if (take(doc)) break;
   const parsed = first as Document.Parsed; // end(true) always yields a document
   const doc = new YamlDocument(text, parsed);
-  for (const e of parsed.errors) doc.report("errors", e.message, e.pos[0], e.pos[1], e.code);
+  const raw = parsed.errors.map((e) => ({ code: e.code, message: e.message, start: e.pos[0], end: e.pos[1] }));
+  for (const e of explainYamlErrors(text, raw)) doc.report("errors", e.message, e.start, e.end, e.code, e.value);
   if (second) {
     // the start of the second document, to the end of that line (usually its `---`)
     const start = second.range[0];

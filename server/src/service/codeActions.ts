@@ -18,11 +18,14 @@ import { inferNeeds, needsToAdd } from "../lwir/needs";
 import { isCycle, stronglyConnected, type Graph } from "../lwir/graph";
 import type { Analysis } from "./analysis";
 import {
-  SOURCE, YAML_UNQUOTED_TEMPLATE, stepPrefix, toDiagnostics, type LwirDiagnosticData,
+  PARSE_CODE, SOURCE, YAML_UNQUOTED_TEMPLATE, stepPrefix, toDiagnostics, type LwirDiagnosticData,
 } from "./diagnostics";
+import type { ParseValue } from "../document/types";
+import { parseYaml } from "../document/yaml";
+import { quoteYaml } from "../document/yamlQuote";
 import {
   type EditableDocument, type OffsetEdit,
-  addNeedsEntries, addProperty, appendToArray, quoteYamlText, removeProperty, replaceInString, setProperty, setValue,
+  addNeedsEntries, addProperty, appendToArray, applyEdits, quoteYamlText, removeProperty, replaceInString, setProperty, setValue,
 } from "./edits";
 import { stepReferencesOf } from "../lwir/expressions";
 import { factsOf } from "./stepFacts";
@@ -47,10 +50,13 @@ interface Fix {
 
 export function provideCodeActions(analysis: Analysis, params: CodeActionRequest): CodeAction[] {
   const doc = analysis.document;
-  if (doc.parseErrors.length > 0 || doc.value === undefined) return [];
   const only = params.context.only;
   const wants = (kind: string) => !only || only.some((k) => kind === k || kind.startsWith(k + "."));
   const uri = params.textDocument.uri;
+  if (doc.parseErrors.length > 0) {
+    return wants(CodeActionKind.QuickFix) && doc.format === "yaml" ? parseErrorActions(analysis, params) : [];
+  }
+  if (doc.value === undefined) return [];
   const actions: CodeAction[] = [];
   const byKey = new Map<string, CodeAction>();
   const toAction = (fix: Fix, kind: string, diagnostics: Diagnostic[]): CodeAction => ({
@@ -103,6 +109,61 @@ export function provideCodeActions(analysis: Analysis, params: CodeActionRequest
   return actions;
 }
 
+// ---- YAML syntax errors on a value that needs quotes (document/yamlErrors.ts) ------------------------
+
+export const QUOTE_VALUE_TITLE = "Quote this value";
+export const BLOCK_SCALAR_TITLE = "Use a block scalar (|)";
+
+/** "Quote this value" (preferred) and "Use a block scalar (|)" for each parse error on such a value. */
+function parseErrorActions(analysis: Analysis, params: CodeActionRequest): CodeAction[] {
+  const doc = analysis.document;
+  const sent = (params.context.diagnostics ?? []).filter((d) => d.source === SOURCE && isData(d.data) && d.data.code === PARSE_CODE);
+  const diagnostics = sent.length > 0 ? sent : cachedDiagnostics(analysis).filter((d) => d.code === PARSE_CODE && overlaps(d.range, params.range));
+  const actions: CodeAction[] = [];
+  for (const diagnostic of diagnostics) {
+    const sentValue = (diagnostic.data as LwirDiagnosticData).parseValue;
+    // Only for a value the current text still has there, read from the current parse.
+    const value = sentValue && doc.parseErrors.find((p) => p.value && p.value.start === sentValue.start && p.value.end === sentValue.end && p.value.text === sentValue.text)?.value;
+    if (!value) continue;
+    const fixes: Fix[] = [
+      { title: QUOTE_VALUE_TITLE, edits: [{ start: value.start, end: value.end, newText: quoteYaml(value.text) }], preferred: true },
+      { title: BLOCK_SCALAR_TITLE, edits: blockScalarEdits(doc.text, value) },
+    ];
+    for (const fix of fixes) {
+      // Offered only when the value no longer breaks the document (fewer errors, none inside it).
+      const after = parseYaml(applyEdits(doc.text, fix.edits));
+      if (after.parseErrors.length >= doc.parseErrors.length) continue;
+      actions.push({
+        title: fix.title,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [diagnostic],
+        ...(fix.preferred ? { isPreferred: true } : {}),
+        edit: { changes: { [params.textDocument.uri]: fix.edits.map((e) => textEdit(analysis, e)) } },
+      });
+    }
+  }
+  return actions;
+}
+
+/**
+ * `key: text` → `key: |` and the text on the next lines, one level (two spaces) deeper than the key; the
+ * lines of a multi-line value stay lines. A comment after the value stays on the `|` line.
+ */
+function blockScalarEdits(text: string, value: ParseValue): OffsetEdit[] {
+  const raw = text.slice(value.start, value.end);
+  const lines = /[\r\n]/.test(raw) ? raw.split(/\r\n|\r|\n/).map((l) => l.trim()) : [value.text];
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const pad = " ".repeat(value.indent + 2);
+  let lineEnd = value.end;
+  while (lineEnd < text.length && text[lineEnd] !== "\n" && text[lineEnd] !== "\r") lineEnd++;
+  const body = lines.map((l) => eol + (l === "" ? "" : pad + l)).join("");
+  if (lineEnd === value.end) return [{ start: value.start, end: value.end, newText: "|" + body }];
+  return [
+    { start: value.start, end: value.end, newText: "|" },
+    { start: lineEnd, end: lineEnd, newText: body },
+  ];
+}
+
 /** Every inferred needs entry of the document as one fix, or undefined when there is none. */
 const fixAllCache = new WeakMap<Analysis, { fix: Fix; count: number } | undefined>();
 
@@ -152,12 +213,16 @@ function ourDiagnostics(analysis: Analysis, params: CodeActionRequest): Diagnost
   const lines = doc.text.slice(doc.offsetAt({ line: params.range.start.line, character: 0 }), doc.offsetAt({ line: params.range.end.line + 1, character: 0 }));
   const hints = doc.format === "yaml" && lines.includes("{{");
   if (!hints && !analysis.findings.some((f) => overlaps(f.range, params.range))) return [];
+  return cachedDiagnostics(analysis).filter((d) => overlaps(d.range, params.range));
+}
+
+function cachedDiagnostics(analysis: Analysis): Diagnostic[] {
   let all = diagnosticsCache.get(analysis);
   if (!all) {
     all = toDiagnostics(analysis);
     diagnosticsCache.set(analysis, all);
   }
-  return all.filter((d) => overlaps(d.range, params.range));
+  return all;
 }
 
 function isData(data: unknown): data is LwirDiagnosticData {

@@ -9,7 +9,7 @@ import {
   type DiagnosticRelatedInformation,
   type Range,
 } from "vscode-languageserver-types";
-import type { LwirDocument } from "../document/types";
+import type { LwirDocument, ParseValue } from "../document/types";
 import { quoteYaml } from "../document/yamlQuote";
 import type { PathSegment, ReferenceDetails } from "../lwir/types";
 import { API_VERSION, KIND, isObject } from "../lwir/validate";
@@ -84,6 +84,8 @@ export interface LwirDiagnosticData {
   expected?: string;
   /** YAML_UNQUOTED_TEMPLATE, and findings on such a value: the flow mapping and its quoted form. */
   unquotedTemplate?: UnquotedTemplate;
+  /** PARSE_CODE on a YAML value that needs quotes (document/yamlErrors.ts): where it is and the string meant. */
+  parseValue?: ParseValue & { range: Range };
   /** FILE_TOO_LARGE: the document's size and the setting, in bytes. */
   size?: number;
   limit?: number;
@@ -135,8 +137,14 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
       severity: DiagnosticSeverity.Error,
       source: SOURCE,
       code: PARSE_CODE,
-      message: problem.message + (doc.format === "yaml" ? unquotedTemplateLineNote(doc, problem.range) : ""),
-      data: { code: PARSE_CODE, path: "$", segments: [], ...(problem.code ? { parserCode: problem.code } : {}) } satisfies LwirDiagnosticData,
+      message: problem.message,
+      data: {
+        code: PARSE_CODE,
+        path: "$",
+        segments: [],
+        ...(problem.code ? { parserCode: problem.code } : {}),
+        ...(problem.value ? { parseValue: { ...problem.value, range: doc.rangeAt(problem.value.start, problem.value.end) } } : {}),
+      } satisfies LwirDiagnosticData,
     });
   }
   // What the YAML parser warns about but the runtime accepts (an unresolved tag, say): never a finding.
@@ -480,13 +488,4 @@ function concerns(hint: PathSegment[], finding: PathSegment[]): boolean {
 function shorten(text: string): string {
   const one = text.replace(/\s*\n\s*/g, " ");
   return one.length > 60 ? one.slice(0, 57) + "…" : one;
-}
-
-/** For a YAML syntax error on a line with an unquoted `{{`: say what probably happened. */
-function unquotedTemplateLineNote(doc: LwirDocument, range: Range): string {
-  const lineStart = doc.offsetAt({ line: range.start.line, character: 0 });
-  const next = doc.text.indexOf("\n", lineStart);
-  const line = doc.text.slice(lineStart, next === -1 ? doc.text.length : next);
-  if (!UNQUOTED_TEMPLATE_AT_VALUE.test(line)) return "";
-  return " A value that starts with {{ must be quoted in YAML; unquoted, YAML reads it as a mapping.";
 }

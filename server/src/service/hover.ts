@@ -36,21 +36,25 @@ export function provideHover(analysis: Analysis, position: Position): Hover | nu
   const doc = analysis.document;
   const offset = doc.offsetAt(position);
   const index = navigationIndex(analysis);
+  // The problems under the cursor come first: the editor shows a diagnostic's message just above the
+  // hover, so its explanation and rule link belong right after it; what the word is follows, apart.
   const parts: string[] = [];
-  let span: { start: number; end: number } | undefined;
+  let findingRange: Range | undefined;
+  for (const f of analysis.findings) {
+    if (!contains(f.range, position)) continue;
+    const markdown = findingMarkdown(f.code);
+    if (!parts.includes(markdown)) parts.push(markdown);
+    findingRange ??= f.range;
+  }
+  let range: Range | undefined;
   if (index) {
     const found = stepHover(index, offset) ?? nameHover(index, offset) ?? expressionHover(index, analysis, offset) ?? keywordHover(index, analysis, offset);
     if (found) {
       parts.push(found.markdown);
-      span = { start: found.start, end: found.end };
+      range = doc.rangeAt(found.start, found.end);
     }
   }
-  let range: Range | undefined = span ? doc.rangeAt(span.start, span.end) : undefined;
-  for (const f of analysis.findings) {
-    if (!contains(f.range, position)) continue;
-    parts.push(findingMarkdown(f.code));
-    range ??= f.range;
-  }
+  range ??= findingRange;
   if (parts.length === 0) return null;
   return { contents: { kind: MarkupKind.Markdown, value: parts.join("\n\n---\n\n") }, ...(range ? { range } : {}) };
 }
