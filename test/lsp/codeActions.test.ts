@@ -127,6 +127,34 @@ describe("code actions over LSP (push diagnostics)", () => {
     client.close(uri);
   });
 
+  for (const [title, expected] of [
+    ["Quote this value", '      prompt: "Classify this ticket: {{ input.ticket }}"\n'],
+    ["Use a block scalar (|)", "      prompt: |\n        Classify this ticket: {{ input.ticket }}\n"],
+  ] as const) {
+    test(`yaml: a colon in a plain value squiggles the whole value; "${title}" makes the document parse`, async () => {
+      const uri = fileUri(`fix-colon-${title.length}.lwir.yaml`);
+      const doc = baseWorkflow();
+      doc.steps[1].with.prompt = "PROMPT";
+      const line = "Classify this ticket: {{ input.ticket }}";
+      const text = render(doc, "yaml").replace("PROMPT", line);
+      assert.ok(text.includes(`      prompt: ${line}\n`), text);
+      client.open(uri, text);
+      const first = await client.waitForDiagnostics(uri, { version: 1 });
+      assert.deepEqual(first.diagnostics.map((d) => d.code), ["parse"]);
+      const [diagnostic] = first.diagnostics;
+      const lineNo = text.slice(0, text.indexOf(line)).split("\n").length - 1;
+      assert.deepEqual(diagnostic.range, { start: { line: lineNo, character: 14 }, end: { line: lineNo, character: 14 + line.length } });
+      assert.doesNotMatch(diagnostic.message, /\{\{/);
+      const actions = await codeActions(client, uri, diagnostic);
+      assert.deepEqual(actions.map((a) => [a.title, a.isPreferred === true]), [["Quote this value", true], ["Use a block scalar (|)", false]]);
+      const version = applyEdit(client, uri, actions.find((a) => a.title === title)!);
+      const next = await client.waitForDiagnostics(uri, { version });
+      assert.ok(!next.diagnostics.some((d) => d.code === "parse"), JSON.stringify(next.diagnostics));
+      assert.ok(client.text(uri).includes(expected), client.text(uri));
+      client.close(uri);
+    });
+  }
+
   test("a diagnostic from an older version gets no fix", async () => {
     const uri = fileUri("fix-stale.lwir.json");
     client.open(uri, render(undeclared(), "json"));

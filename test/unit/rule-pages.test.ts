@@ -113,6 +113,7 @@ describe("docs/rules: every example produces exactly its page's code", () => {
     if (page.examples.length === 0) continue;
     test(page.code, () => {
       const runtime = RUNTIME_CODES.includes(page.code);
+      let fixedSome = false;
       for (const example of page.examples) {
         const at = where(page, example);
         // the editor: the set of codes of its diagnostics is {code}
@@ -145,8 +146,11 @@ describe("docs/rules: every example produces exactly its page's code", () => {
           context: { diagnostics: ours, only: ["quickfix"] },
         });
         if (page.quickFix === "no") assert.deepEqual(fixes.map((f) => f.title), [], at);
-        else assert.ok(fixes.length > 0, `${at}: the page promises a quick fix`);
+        // "in some cases": not every example need have one (a JSON syntax error has none)
+        else if (page.quickFix === "yes") assert.ok(fixes.length > 0, `${at}: the page promises a quick fix`);
+        fixedSome ||= fixes.length > 0;
       }
+      if (page.quickFix === "in some cases") assert.ok(fixedSome, `${page.file}: an example shows a case with a quick fix`);
     });
   }
 });
