@@ -144,7 +144,7 @@ describe("code actions over LSP (push diagnostics)", () => {
       const [diagnostic] = first.diagnostics;
       const lineNo = text.slice(0, text.indexOf(line)).split("\n").length - 1;
       assert.deepEqual(diagnostic.range, { start: { line: lineNo, character: 14 }, end: { line: lineNo, character: 14 + line.length } });
-      assert.doesNotMatch(diagnostic.message, /\{\{/);
+      assert.doesNotMatch(String(diagnostic.message), /\{\{/);
       const actions = await codeActions(client, uri, diagnostic);
       assert.deepEqual(actions.map((a) => [a.title, a.isPreferred === true]), [["Quote this value", true], ["Use a block scalar (|)", false]]);
       const version = applyEdit(client, uri, actions.find((a) => a.title === title)!);
