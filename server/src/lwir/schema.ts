@@ -320,6 +320,92 @@ function thrownMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+// Scratch stack of acceptedAtSight, reused: it runs on every schema.
+const sightStack: unknown[] = [];
+
+/**
+ * True only when the draft-07 meta-schema certainly accepts `root`: every schema object in it uses
+ * nothing but the LWIR subset's keywords, each with a value the meta-schema plainly allows (enum of
+ * distinct scalars, required of distinct strings, counts that are non-negative integers, ...).
+ * Anything else, false: Ajv's code decides. Ajv's code is about five times slower on typical
+ * schemas (a property read per meta-schema keyword on every schema object), so this keeps the
+ * common case cheap; it never rejects, so every message and quirk stays Ajv's.
+ */
+function acceptedAtSight(root: Obj): boolean {
+  sightStack.length = 0;
+  sightStack.push(root);
+  const schema = (v: unknown): boolean => {
+    if (typeof v === "boolean") return true;
+    if (!isObject(v)) return false;
+    sightStack.push(v);
+    return true;
+  };
+  while (sightStack.length > 0) {
+    const s = sightStack.pop() as Obj;
+    for (const k in s) {
+      if (!hasOwn.call(s, k)) continue;
+      const v = s[k];
+      switch (k) {
+        case "type":
+          if (typeof v === "string" ? !SIMPLE_TYPES.has(v) : !distinctScalars(v, true)) return false;
+          break;
+        case "enum":
+          if (!distinctScalars(v, false)) return false;
+          break;
+        case "required":
+          if (!Array.isArray(v) || !v.every((x) => typeof x === "string") || new Set(v).size !== v.length) return false;
+          break;
+        case "properties":
+          if (!isObject(v)) return false;
+          for (const p in v) if (hasOwn.call(v, p) && !schema(v[p])) return false;
+          break;
+        case "additionalProperties":
+        case "items":
+        case "propertyNames":
+          if (!schema(v)) return false;
+          break;
+        case "anyOf":
+        case "oneOf":
+          if (!Array.isArray(v) || v.length === 0) return false;
+          for (const b of v) if (!schema(b)) return false;
+          break;
+        case "minLength":
+        case "maxLength":
+        case "minItems":
+        case "maxItems":
+          if (!Number.isInteger(v) || (v as number) < 0) return false;
+          break;
+        case "minimum":
+        case "maximum":
+          if (typeof v !== "number") return false;
+          break;
+        case "description":
+        case "title":
+          if (typeof v !== "string") return false;
+          break;
+        case "examples":
+          if (!Array.isArray(v)) return false;
+          break;
+        case "const":
+          break;
+        default:
+          return false;
+      }
+    }
+  }
+  return true;
+}
+
+/** A non-empty array of distinct strings, numbers, booleans or nulls (only type names when `types`). */
+function distinctScalars(v: unknown, types: boolean): boolean {
+  if (!Array.isArray(v) || v.length === 0) return false;
+  for (const x of v) {
+    if (types ? typeof x !== "string" || !SIMPLE_TYPES.has(x) : typeof x === "object" && x !== null) return false;
+  }
+  // A Set identifies 0 and -0, as Ajv's equality does; JSON has no NaN.
+  return new Set(v).size === v.length;
+}
+
 /**
  * Stage 2 alone: undefined when Ajv 8 (`allErrors: true, strict: false`) accepts `schema` against
  * the draft-07 meta-schema (ajv.validateSchema), else the text of the single finding: Ajv's error
@@ -328,6 +414,7 @@ function thrownMessage(e: unknown): string {
  */
 export function metaSchemaProblem(schema: unknown): string | undefined {
   if (!isObject(schema)) return undefined; // Ajv accepts boolean schemas outright; stage 1 refuses the rest
+  if (acceptedAtSight(schema)) return undefined;
   const $schema = schema.$schema;
   if ($schema !== undefined && typeof $schema !== "string") return "$schema must be a string";
   const ref = $schema || META_ID; // an empty $schema falls back to the default meta-schema
