@@ -320,8 +320,9 @@ function thrownMessage(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-// Scratch stack of acceptedAtSight, reused: it runs on every schema.
+// Scratch stacks of acceptedAtSight, reused: it runs on every schema.
 const sightStack: unknown[] = [];
+const sightDepths: number[] = [];
 
 /**
  * True only when the draft-07 meta-schema certainly accepts `root`: every schema object in it uses
@@ -333,15 +334,21 @@ const sightStack: unknown[] = [];
  */
 function acceptedAtSight(root: Obj): boolean {
   sightStack.length = 0;
+  sightDepths.length = 0;
   sightStack.push(root);
+  sightDepths.push(0);
+  let depth = 0;
   const schema = (v: unknown): boolean => {
     if (typeof v === "boolean") return true;
-    if (!isObject(v)) return false;
+    // Past DEPTH_GUARD only a cyclic value: Ajv's side reports it.
+    if (!isObject(v) || depth >= DEPTH_GUARD) return false;
     sightStack.push(v);
+    sightDepths.push(depth + 1);
     return true;
   };
   while (sightStack.length > 0) {
     const s = sightStack.pop() as Obj;
+    depth = sightDepths.pop() as number;
     for (const k in s) {
       if (!hasOwn.call(s, k)) continue;
       const v = s[k];
