@@ -2,17 +2,21 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import Ajv from "ajv";
 import { parseYaml } from "./runtime-yaml";
-import { checkSchema, jsKeyOrder, metaSchemaProblem } from "../../server/src/lwir/schema";
+import draft07 from "ajv/dist/refs/json-schema-draft-07.json";
+import { SUBSCHEMA_ARRAY_KEYWORDS, SUBSCHEMA_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS, checkSchema, jsKeyOrder, metaSchemaProblem } from "../../server/src/lwir/schema";
 import { canonicalJson } from "../../server/src/lwir/canonical";
 import { CONFORMANCE, REALWORLD, corpusCases } from "../corpus";
 import { countObjectReads } from "./work-count";
 
 
-// The reference's stage 2: Ajv 8 with these options, on the parsed-back canonical copy.
-const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
+// The reference's stage 2: Ajv 8 with these options (ajv.validateSchema, then ajv.errorsText), on the
+// parsed-back canonical copy.
+const OPTIONS = { allErrors: true, strict: false, logger: false } as const;
+const ajv = new Ajv(OPTIONS);
 type Verdict = "valid" | "invalid" | "throw";
 function ajvVerdict(schema: unknown): Verdict {
   try {
@@ -23,7 +27,27 @@ function ajvVerdict(schema: unknown): Verdict {
 }
 /** What the validator sees: the value parsed back from its canonical JSON. */
 const parsedBack = (v: unknown): unknown => JSON.parse(canonicalJson(v));
-const ours = (v: unknown): boolean => metaSchemaProblem(v) === undefined;
+const ajvBySchema = new Map<string, Ajv>();
+function ajvFor(key: string): Ajv {
+  let a = ajvBySchema.get(key);
+  if (a === undefined) ajvBySchema.set(key, (a = new Ajv(OPTIONS)));
+  return a;
+}
+/** Real Ajv's stage-2 answer on the runtime's copy: undefined, its error list, or what it throws. */
+function ajvProblem(raw: unknown): string | undefined {
+  const s = parsedBack(raw) as object;
+  // Resolving a $schema caches in the instance (ajv.refs): one instance per $schema value.
+  const a = typeof s === "object" && s !== null && "$schema" in s ? ajvFor(JSON.stringify((s as { $schema: unknown }).$schema)) : ajv;
+  try {
+    return a.validateSchema(s) ? undefined : a.errorsText(a.errors);
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+/** Stage 2 ours and Ajv's agree, verdict and message, on the value in its own key order. */
+function assertSameAsAjv(raw: unknown, what = JSON.stringify(raw)?.slice(0, 300)): void {
+  assert.equal(metaSchemaProblem(raw), ajvProblem(raw), `schema ${what}`);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Generators of schema-like values, biased toward draft-07 keywords with right and wrong types.
@@ -139,14 +163,14 @@ const schemaArb: fc.Arbitrary<unknown> = fc.letrec((t) => {
 // ---------------------------------------------------------------------------------------------
 // Stage 2 against real Ajv
 
-test("differential: stage-2 verdict equals Ajv 8 validateSchema on generated schema-like values", () => {
+test("differential: stage-2 verdict and message equal Ajv 8's on generated schema-like values", () => {
   const seen: Record<Verdict, number> = { valid: 0, invalid: 0, throw: 0 };
   fc.assert(
     fc.property(schemaArb, (raw) => {
-      const s = parsedBack(raw);
-      const a = ajvVerdict(s);
-      seen[a]++;
-      assert.equal(ours(s), a === "valid", `Ajv says ${a}; we say ${metaSchemaProblem(s) ?? "valid"}; schema ${JSON.stringify(s)}`);
+      seen[ajvVerdict(parsedBack(raw))]++;
+      // In the generator's key order (the exact path re-runs on the canonical copy) and in canonical order.
+      assertSameAsAjv(raw);
+      assertSameAsAjv(parsedBack(raw));
     }),
     { numRuns: 6000 },
   );
@@ -175,44 +199,53 @@ test("differential: nested, mostly-valid schemas (deeper trees) agree with Ajv",
   })).s;
   fc.assert(
     fc.property(tree, (raw) => {
-      const s = parsedBack(raw);
-      const a = ajvVerdict(s);
-      assert.equal(ours(s), a === "valid", `Ajv says ${a}; we say ${metaSchemaProblem(s) ?? "valid"}; schema ${JSON.stringify(s)}`);
+      assertSameAsAjv(raw);
     }),
     { numRuns: 3000 },
   );
 });
 
-test("$schema: what Ajv knows, what makes it throw, and our message equals Ajv's thrown text", () => {
-  for (const uri of [...META_URIS, 5, null, true, {}, []] as unknown[]) {
-    const s = { $schema: uri, type: "object" } as object;
-    let thrown: string | undefined;
-    try {
-      ajv.validateSchema(s);
-    } catch (e) {
-      thrown = (e as Error).message;
+test("$schema: what Ajv knows, what makes it throw, and the messages, as Ajv says", () => {
+  const uris: unknown[] = [
+    ...META_URIS, 5, null, true, {}, [],
+    "http://json-schema.org/schema#/", "http://json-schema.org/schema#/definitions/nonNegativeInteger",
+    "http://JSON-SCHEMA.org/draft-07/schema#", "http://json-schema.org:80/draft-07/schema#", "http://json-schema.org/draft-07/./schema#",
+    "http://json-schema.org/draft-07/schema?#", "http://json-schema.org/draft-07/%73chema#", "json-schema.org/draft-07/schema#",
+    " http://json-schema.org/draft-07/schema#", "urn:x", "urn:ietf:rfc:2648", "http://[::1", "http://a b", "%", "mailto:x",
+    "http://json-schema.org/schema?x#/properties/maxLength",
+    // JSON pointers into the meta-schema: Ajv validates against that part of it.
+    ...["/properties/default", "/definitions/nonNegativeInteger", "/definitions/nonNegativeIntegerDefault0", "/definitions", "/title",
+      "/properties/type/anyOf", "/properties/type/anyOf/1", "/properties/type/anyOf/1/minItems", "/definitions/simpleTypes",
+      "/definitions/simpleTypes/enum", "/properties/maxLength", "/properties/%24id", "/properties/$id", "/type", "/type/0", "/type/length",
+      "/properties/items/anyOf/0", "/properties", "/properties/readOnly/default", "/properties/enum/items", "/nope", "/properties/maxLength/", "//",
+      "/properties/%", "/properties/a%zz", "/toString", "/__proto__", "/constructor", "/constructor/name", "/title/length", "/type/0/0",
+      "/definitions/stringArray/default", "/properties/properties", "/properties/dependencies/additionalProperties",
+    ].map((p) => `http://json-schema.org/draft-07/schema#${p}`),
+    "http://json-schema.org/draft-07/schema#%2Fproperties%2FmaxLength",
+  ];
+  const bodies: object[] = [
+    { type: "object" },
+    { type: 5, minimum: "x", properties: { a: { type: "nope" } } },
+    { minLength: 2 },
+    { type: "string", enum: ["a", "a"] },
+  ];
+  let thrown = 0;
+  for (const uri of uris) {
+    for (const body of bodies) {
+      const s = { $schema: uri, ...body };
+      const expected = ajvProblem(s);
+      assert.equal(metaSchemaProblem(s), expected, `$schema ${JSON.stringify(uri)} ${JSON.stringify(body)}`);
+      if (expected !== undefined && !expected.startsWith("data")) thrown++;
+      // A root $schema always ends with exactly one finding: Ajv's verdict, or stage 3 refusing the key.
+      assert.equal(checkSchema(s).length, 1, `$schema ${JSON.stringify(uri)}`);
     }
-    // compile() meta-validates first and throws the same way, except for "#": compile registers the
-    // schema under the empty id first, so "#" names the schema itself and it is its own meta-schema.
-    if (thrown !== undefined && uri !== "#") assert.throws(() => new Ajv({ allErrors: true, strict: false, logger: false }).compile(s));
-    assert.equal(metaSchemaProblem(s), thrown, `$schema ${JSON.stringify(uri)}`);
-    // A root $schema always ends with exactly one finding: Ajv's throw, or stage 3 refusing the key.
-    assert.equal(checkSchema(s).length, 1, `$schema ${JSON.stringify(uri)}`);
   }
+  assert.ok(thrown > 80, `thrown ${thrown}`);
   assert.equal(metaSchemaProblem({ $schema: "http://json-schema.org/draft-07/schema#", minimum: "3" }), "data/minimum must be number");
+  assert.equal(metaSchemaProblem({ $schema: "https://json-schema.org/draft/2020-12/schema" }), 'no schema with key or ref "https://json-schema.org/draft/2020-12/schema"');
   // Nested $schema is just a string-typed keyword.
   assert.equal(metaSchemaProblem({ properties: { a: { $schema: "urn:whatever" } } }), undefined);
-  assert.equal(ajvVerdict({ properties: { a: { $schema: 5 } } }), "invalid");
-  assert.notEqual(metaSchemaProblem({ properties: { a: { $schema: 5 } } }), undefined);
-});
-
-test("known divergence: a JSON-pointer $schema into the meta-schema (count unaffected)", () => {
-  // Ajv resolves "<draft-07 id>#/definitions/..." into the meta-schema; we treat it as unknown. A
-  // root $schema yields exactly one finding either way (Ajv's verdict, or stage 3 refusing $schema).
-  const s = { $schema: "http://json-schema.org/draft-07/schema#/properties/default" };
-  assert.equal(ajvVerdict(s), "valid");
-  assert.match(metaSchemaProblem(s) ?? "", /no schema with key or ref/);
-  assert.equal(checkSchema(s).length, 1);
+  assert.equal(metaSchemaProblem({ properties: { a: { $schema: 5 } } }), "data/properties/a/$schema must be string");
 });
 
 test("Ajv quirks reproduced: fast-deep-equal's valueOf/toString shortcut and a repeated __proto__", () => {
@@ -246,7 +279,7 @@ test("Ajv quirks reproduced: fast-deep-equal's valueOf/toString shortcut and a r
   for (const [text, expected] of cases) {
     const s = JSON.parse(text) as unknown;
     assert.equal(ajvVerdict(s), expected, `Ajv on ${text}`);
-    assert.equal(ours(s), expected === "valid", `ours on ${text}: ${metaSchemaProblem(s)}`);
+    assertSameAsAjv(s, text);
   }
   assert.equal(metaSchemaProblem(JSON.parse('{"enum":[{},{"valueOf":1}]}')), "a.valueOf is not a function");
 });
@@ -564,4 +597,212 @@ test("work: checking a schema reads it a bounded number of times, however many p
   const [small, large] = [reads(50), reads(100)];
   assert.ok(large <= 2.2 * small, `${small} reads with 50 properties, ${large} with 100`);
   assert.ok(large <= 100 * 100, `${large} reads of a schema with 100 properties`);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Stage 2 is Ajv's generated code: up to date, cut where the meta-schema recurses, and equal to Ajv
+
+test("the generated draft-07 validator is up to date with the installed Ajv", () => {
+  const r = spawnSync(process.execPath, [join("scripts", "gen-draft07-validator.mjs"), "--check"], { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const text = readFileSync(join("server", "src", "lwir", "draft07-validator.generated.ts"), "utf8");
+  assert.ok(text.includes(`from ajv ${(JSON.parse(readFileSync(join("node_modules", "ajv", "package.json"), "utf8")) as { version: string }).version};`));
+  // No code is compiled at run time.
+  assert.doesNotMatch(text, /new Function|\beval\(|require\(/);
+});
+
+test("deep schemas are cut only where the draft-07 meta-schema validates a schema again", () => {
+  const props = (draft07 as unknown as { properties: Record<string, Record<string, unknown>> }).properties;
+  const isSelf = (s: unknown): boolean => JSON.stringify(s) === '{"$ref":"#"}';
+  const isList = (s: unknown): boolean => JSON.stringify(s) === '{"$ref":"#/definitions/schemaArray"}';
+  const branches = (s: Record<string, unknown>): unknown[] => (Array.isArray(s.anyOf) ? s.anyOf : [s]);
+  const single = Object.keys(props).filter((k) => branches(props[k]).some(isSelf));
+  const list = Object.keys(props).filter((k) => branches(props[k]).some(isList));
+  const map = Object.keys(props).filter((k) => {
+    const ap = props[k].additionalProperties as Record<string, unknown> | undefined;
+    return props[k].type === "object" && ap !== undefined && branches(ap).some(isSelf);
+  });
+  assert.deepEqual([...SUBSCHEMA_KEYWORDS].sort(), single.sort());
+  assert.deepEqual([...SUBSCHEMA_ARRAY_KEYWORDS].sort(), list.sort());
+  assert.deepEqual([...SUBSCHEMA_MAP_KEYWORDS].sort(), map.sort());
+});
+
+/** Seeded PRNG (mulberry32): the same mutants on every run. */
+function prng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const META_KEYWORDS = Object.keys((draft07 as { properties: object }).properties);
+const ODD_KEYS = [...META_KEYWORDS, "__proto__", "constructor", "toString", "valueOf", "length", "0", "10", "x-vendor", "$defs", "nullable"];
+const ODD_VALUES: unknown[] = [
+  null, 0, -1, 1.5, 1e300, "", "x", "string", "object", true, false, [], {}, ["a"], ["a", "a"], ["string", "string"], [1, 1], [{}, {}],
+  ["string", "null"], { type: "string" }, { valueOf: 1 }, { toString: {} }, { constructor: 1 }, [{ a: 1, b: 2 }, { b: 2, a: 1 }],
+  [{}, { valueOf: 1 }], ["__proto__", "__proto__"], { a: true }, { a: "x" }, [true, { type: 5 }],
+];
+
+function corpusSchemas(): unknown[] {
+  const out: unknown[] = [];
+  for (const dir of [CONFORMANCE, REALWORLD]) {
+    for (const f of corpusCases(dir).map((c) => c.name)) {
+      const m = /\.lwir\.(json|yaml)$/.exec(f);
+      if (!m) continue;
+      let doc: unknown;
+      try {
+        const text = readFileSync(join(dir, f), "utf8");
+        doc = parsedBack(m[1] === "json" ? JSON.parse(text) : parseYaml(text));
+      } catch {
+        continue; // unparsable or non-hashable cases
+      }
+      for (const [, s] of schemaPositions(doc)) if (typeof s === "boolean" || (typeof s === "object" && s !== null && !Array.isArray(s))) out.push(s);
+    }
+  }
+  return out;
+}
+
+/** One structure-aware mutation somewhere in `root` (a fresh copy); returns the new root. */
+function mutate(root: unknown, r: () => number): unknown {
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)];
+  const containers: [Record<string, unknown> | unknown[], unknown][] = [];
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== "object" || v === null) continue;
+    containers.push([v as Record<string, unknown>, v]);
+    for (const k of Object.keys(v)) stack.push((v as Record<string, unknown>)[k]);
+  }
+  if (containers.length === 0 || r() < 0.05) return pick([{ $defs: root }, { definitions: { a: root } }, { items: [root] }, { anyOf: [root, root] }, { not: root }, { dependencies: { a: root, b: ["x", "x"] } }]);
+  const [c] = pick(containers);
+  const set = (k: string | number, v: unknown): void => {
+    Object.defineProperty(c, k, { value: v, enumerable: true, writable: true, configurable: true });
+  };
+  const keys = Object.keys(c);
+  switch (Math.floor(r() * 7)) {
+    case 0:
+      if (keys.length > 0 && !Array.isArray(c)) delete (c as Record<string, unknown>)[pick(keys)];
+      break;
+    case 1:
+      if (Array.isArray(c)) c.push(c.length > 0 ? pick(c) : pick(ODD_VALUES));
+      else set(pick(ODD_KEYS), structuredClone(pick(ODD_VALUES)));
+      break;
+    case 2:
+      if (keys.length > 0) set(Array.isArray(c) ? Number(pick(keys)) : pick(keys), structuredClone(pick(ODD_VALUES)));
+      break;
+    case 3:
+      if (keys.length > 0 && !Array.isArray(c)) {
+        const k = pick(keys);
+        const v = (c as Record<string, unknown>)[k];
+        delete (c as Record<string, unknown>)[k];
+        set(pick(ODD_KEYS), v);
+      }
+      break;
+    case 4:
+      // the same content in another key order
+      if (!Array.isArray(c)) {
+        const entries = keys.map((k) => [k, (c as Record<string, unknown>)[k]] as const).reverse();
+        for (const k of keys) delete (c as Record<string, unknown>)[k];
+        for (const [k, v] of entries) set(k, v);
+      }
+      break;
+    case 5:
+      if (typeof root === "object" && root !== null && !Array.isArray(root)) {
+        Object.defineProperty(root, "$schema", { value: pick(["", "http://json-schema.org/draft-07/schema#", "http://json-schema.org/schema", "https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#/definitions/stringArray", 7]), enumerable: true, writable: true, configurable: true });
+      }
+      break;
+    default:
+      if (keys.length > 0) {
+        const k = pick(keys);
+        const v = (c as Record<string, unknown>)[k];
+        set(Array.isArray(c) ? Number(k) : k, pick([{ type: "object", properties: { a: v } }, { anyOf: [v, true] }, [v, v], { items: v }, { definitions: { d: v } }]));
+      }
+  }
+  return root;
+}
+
+test("differential: mutations of every corpus schema get Ajv's verdict and message", () => {
+  const schemas = corpusSchemas();
+  assert.ok(schemas.length > 300, `${schemas.length} corpus schemas`);
+  const r = prng(13);
+  let invalid = 0;
+  let total = 0;
+  for (const s of schemas) {
+    for (let n = 0; n < 12; n++) {
+      let m: unknown = structuredClone(s);
+      for (let k = 1 + Math.floor(r() * 3); k > 0; k--) m = mutate(m, r);
+      if (typeof m !== "boolean" && (typeof m !== "object" || m === null || Array.isArray(m))) continue;
+      const expected = ajvProblem(m);
+      assert.equal(metaSchemaProblem(m), expected, `schema ${JSON.stringify(m).slice(0, 300)}`);
+      total++;
+      if (expected !== undefined) invalid++;
+    }
+  }
+  assert.ok(total > 3000 && invalid > total / 5 && invalid < total, `${invalid} of ${total} invalid`);
+});
+
+test("differential: hand-picked edge cases", () => {
+  const cases: unknown[] = [
+    true, false, {},
+    // every keyword with every odd value
+    ...META_KEYWORDS.flatMap((k) => ODD_VALUES.map((v) => ({ [k]: v }))),
+    { type: ["string", "string"] }, { type: ["null", "string", "null", "integer", "integer"] }, { type: [] }, { type: ["string", 5, "string"] },
+    { definitions: { a: { definitions: { b: { definitions: { c: { type: "nope", minimum: "1" } } } } }, d: 5 } },
+    { properties: { a: false, b: true, c: { properties: { d: { items: [true, false, { type: 1 }] } } } } },
+    { dependencies: { a: ["b", "b"], c: { minLength: -1 }, d: 5, e: [], f: [1, "x"] } },
+    { items: [], additionalItems: { items: {} } }, { anyOf: [], oneOf: [{}], allOf: [{ not: [] }] },
+    { enum: [{ a: 1, b: { valueOf: 1 } }, { b: { valueOf: 1 }, a: 2 }] },
+    JSON.parse('{"enum":[{"b":{"valueOf":1},"a":1},{"a":2,"b":{"valueOf":1}}]}'),
+    JSON.parse('{"properties":{"__proto__":{"type":5}},"required":["__proto__","__proto__"]}'),
+    { properties: { "a/b": { type: 1 }, "c~d": { type: 2 }, "": { type: 3 } } },
+  ];
+  // Huge: many properties with a few errors, a long enum whose duplicate is at the end, long type arrays.
+  const wide: Record<string, unknown> = {};
+  for (let i = 0; i < 5000; i++) wide[`p${i}`] = i % 997 === 0 ? { type: "nope" } : { type: "string", description: `d${i}` };
+  cases.push({ type: "object", properties: wide }, { enum: [...Array.from({ length: 3000 }, (_, i) => `v${i}`), "v7"] });
+  cases.push({ enum: Array.from({ length: 400 }, (_, i) => ({ k: i, v: [i] })) });
+  for (const c of cases) assertSameAsAjv(c);
+});
+
+/** A chain of `levels` schemas through `via`, with `bad` at the levels listed in `errorsAt`. */
+function chain(levels: number, via: (inner: unknown) => object, errorsAt: number[], bad: object = { minLength: -1, type: "nope" }): unknown {
+  let s: unknown = { type: "string" };
+  for (let i = levels - 1; i >= 0; i--) s = { ...via(s), ...(errorsAt.includes(i) ? bad : {}) };
+  return s;
+}
+
+test("deep schemas are validated in pieces with Ajv's errors in Ajv's order", () => {
+  // Ajv itself stays within the stack here (up to a few hundred levels): compare with it directly.
+  const vias: ((inner: unknown) => object)[] = [
+    (s) => ({ items: s }),
+    (s) => ({ properties: { a: s, b: { type: 1 } } }),
+    (s) => ({ anyOf: [{ type: "string" }, s] }),
+    (s) => ({ items: [s, true] }),
+    (s) => ({ dependencies: { x: s, y: ["z", "z"] } }),
+    (s) => ({ not: s, definitions: { d: { minimum: "1" } } }),
+    (s) => ({ items: s, contains: { type: 5 } }),
+  ];
+  for (const [i, via] of vias.entries()) {
+    for (const errorsAt of [[], [0], [63, 64, 65, 127, 128, 129], [5, 200, 255, 256, 299], [299]]) {
+      assertSameAsAjv(chain(300, via, errorsAt), `via ${i}, errors at ${errorsAt.join(",")}`);
+    }
+  }
+  // Mixed paths, and a valueOf throw deep down.
+  let level = 0;
+  const mixed = (s: unknown): object => (level++ % 2 === 0 ? { properties: { "a/b": { items: s }, "c~d": { anyOf: [true] } } } : { anyOf: [{ not: s }] });
+  assertSameAsAjv(chain(300, mixed, [0, 150, 299]));
+  assertSameAsAjv(chain(250, (s) => ({ items: s }), [], { enum: [{}, { valueOf: 1 }] }));
+  assertSameAsAjv(chain(250, (s) => ({ items: s }), [240], { enum: [{}, { valueOf: 1 }] }));
+});
+
+test("schemas deeper than Ajv's own stack allows still get Ajv's messages, without a RangeError", () => {
+  // 2,400 levels (4,800 containers, within the document nesting limit).
+  const s = chain(2400, (x) => ({ properties: { a: x } }), [0, 2399]);
+  const path = "/properties/a".repeat(2399);
+  // Ajv's order: the root's minLength, then everything under properties, then the root's type.
+  const typeErrors = (at: string): string => `data${at}/type must be equal to one of the allowed values, data${at}/type must be array, data${at}/type must match a schema in anyOf`;
+  assert.equal(metaSchemaProblem(s), `data/minLength must be >= 0, data${path}/minLength must be >= 0, ${typeErrors(path)}, ${typeErrors("")}`);
+  assert.equal(metaSchemaProblem(chain(4900, (x) => ({ items: x }), [])), undefined);
 });

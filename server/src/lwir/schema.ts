@@ -1,23 +1,25 @@
 // The JSON Schema subset check at one schema position (findings catalog 3.2).
 //
-// Stage 2 reproduces the verdict of Ajv 8 (`{allErrors: true, strict: false}`) validating the value
-// against the draft-07 meta-schema. Ajv itself cannot ship here: it compiles validators with
-// `new Function`, which our safety rules and browser CSP forbid. So this is a hand-written checker
-// for the one meta-schema, including two Ajv behaviours that decide verdicts:
-//   - `uniqueItems` compares with fast-deep-equal, which calls `valueOf`/`toString` on objects that
-//     have their own such keys, and throws when those are data ("a.valueOf is not a function");
-//   - for string arrays (`required`, `dependencies` values) duplicates are found through a plain
-//     object used as a map, so a repeated "__proto__" goes unnoticed.
-// Error messages imitate Ajv's wording (`data/type must be ...`) but are not byte-identical: the
-// findings contract is code + path + count, not the text.
+// Stage 2 is Ajv 8 itself (`{allErrors: true, strict: false}`) validating the value against the
+// draft-07 meta-schema: the code Ajv generates for that meta-schema, generated at development time
+// (scripts/gen-draft07-validator.mjs → draft07-validator.generated.ts), so no code is compiled at
+// run time (no `new Function`: safe under a browser CSP and in the web worker). Its quirks are Ajv's by
+// construction, e.g. `uniqueItems` through fast-deep-equal (which throws on data keys named valueOf or
+// toString) and a repeated "__proto__" in a string array going unnoticed. The message is Ajv's error
+// list (errorsText), or what Ajv throws.
 //
-// The value is expected to be plain JSON data as the validator sees it: the copy parsed back from
-// canonical JSON, whose objects list integer-like keys first (ascending) and then the others sorted
-// by UTF-16 code units. Wherever order matters, that order is computed here (jsKeyOrder), so callers
-// may pass the value in any key order. All walks use explicit stacks.
+// The runtime validates the copy parsed back from canonical JSON, whose objects list integer-like keys
+// first (ascending) and then the others sorted by UTF-16 code units. Callers may pass the value in any
+// key order: stage 2 re-runs on that copy whenever the order could matter, and stage 3 computes the
+// order where it needs it (jsKeyOrder). Stage 3's walks use explicit stacks; stage 2 hands Ajv's
+// recursive code pieces of bounded depth.
 
+import uri from "ajv/dist/runtime/uri";
+import draft07 from "ajv/dist/refs/json-schema-draft-07.json";
 import { canonicalJson } from "./canonical";
 import { inPlainObject } from "./jsObject";
+import { containerComparisons } from "./draft07-equal";
+import { META_POINTERS, validateDraft07 as generatedDraft07, validators } from "./draft07-validator.generated";
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
@@ -55,8 +57,8 @@ export function jsKeyOrder(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function sortedKeys(o: Obj): string[] {
-  return Object.keys(o).sort(jsKeyOrder);
+function typeName(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
 }
 
 /** A location inside the schema as linked nodes; the pointer text is only built for messages. */
@@ -82,400 +84,370 @@ const DEPTH_GUARD = 20000;
 const TOO_DEEP = `schema nested deeper than ${DEPTH_GUARD} levels`;
 
 // ---------------------------------------------------------------------------------------------
-// Stage 2: the draft-07 meta-schema, as Ajv judges it
+// Stage 2: the draft-07 meta-schema, judged by Ajv's generated code
 
 const SIMPLE_TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
 
-/** Meta-schema ids Ajv 8 knows out of the box (the trailing "#" or "#/" is dropped before lookup). */
-const KNOWN_META = new Set(["http://json-schema.org/draft-07/schema", "http://json-schema.org/schema"]);
+interface AjvError {
+  instancePath: string;
+  message?: string;
+}
+interface Validate {
+  (data: unknown, context?: { instancePath?: string }): boolean;
+  errors?: AjvError[] | null;
+}
 
-const STRING_KEYWORDS = new Set([
-  "$id", "$schema", "$ref", "$comment", "title", "description", "format", "contentMediaType",
-  "contentEncoding", "pattern",
+const META_ID = "http://json-schema.org/draft-07/schema";
+/** The alias Ajv 8 registers for the default meta-schema (ajv.refs). */
+const META_ALIAS = "http://json-schema.org/schema";
+const propertyIsEnumerable = Object.prototype.propertyIsEnumerable;
+const validateDraft07 = generatedDraft07 as Validate;
+/** What Ajv compiles a keyword-less target to (a function, a string's length, Object.prototype). */
+const acceptAll: Validate = () => true;
+
+/** Ajv's normalizeId: a trailing "#" or "#/" does not change the id. */
+function normalizeId(id: string): string {
+  return id ? id.replace(/#\/?$/, "") : "";
+}
+
+/**
+ * The validator Ajv's `getSchema(ref)` finds in the runtime's setup, where the draft-07 meta-schema is
+ * the only registered schema; undefined where Ajv finds none (it then throws `no schema with key or
+ * ref`). Throws what Ajv throws on the way (fast-uri's errors, a part of the meta-schema that does not
+ * compile). Follows Ajv 8's getSchema → resolveSchema → getJsonPointer; which validator each pointer
+ * into the meta-schema gets was asked of Ajv when the module was generated (META_POINTERS).
+ */
+function metaValidatorFor(ref: string): Validate | undefined {
+  const key = normalizeId(ref);
+  if (key === META_ID || key === META_ALIAS) return validateDraft07;
+  const parsed = uri.parse(ref);
+  const id = normalizeId(uri.serialize(parsed).split("#")[0] + "#");
+  if (id !== META_ID && id !== META_ALIAS) return undefined;
+  const fragment = parsed.fragment;
+  if (typeof fragment !== "string" || fragment[0] !== "/") return undefined;
+  let target: unknown = draft07;
+  let own = true;
+  const parts: string[] = [];
+  for (const part of fragment.slice(1).split("/")) {
+    if (typeof target === "boolean") return undefined;
+    const k = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
+    // Ajv looks the part up with JavaScript's [], inherited members included.
+    const next = (target as Record<string, unknown>)[k];
+    if (next === undefined) return undefined;
+    own = own && typeof target === "object" && propertyIsEnumerable.call(target, k);
+    parts.push(k.replace(/~/g, "~0").replace(/\//g, "~1"));
+    target = next;
+  }
+  if (!own) return acceptAll;
+  const entry = META_POINTERS["/" + parts.join("/")];
+  if (entry === undefined || entry === null) return undefined;
+  if (typeof entry === "object") throw new Error(entry.thrown);
+  return (validators as Record<string, Validate>)[entry];
+}
+
+/**
+ * Containers nested at most this deep go to Ajv's recursive code in one call (it needs about one
+ * stack frame per level and overflows Node's default stack near 900 levels; catalog 11 for 9.2:
+ * never rely on a caught RangeError). Deeper schemas are validated in pieces.
+ */
+const PIECE_DEPTH = 128;
+
+// Where the draft-07 meta-schema validates a value as a schema again (`{"$ref": "#"}`), by keyword;
+// a test checks these lists against the meta-schema.
+export const SUBSCHEMA_KEYWORDS = ["additionalItems", "contains", "additionalProperties", "propertyNames", "if", "then", "else", "not", "items"];
+export const SUBSCHEMA_MAP_KEYWORDS = ["definitions", "properties", "patternProperties", "dependencies"];
+export const SUBSCHEMA_ARRAY_KEYWORDS = ["allOf", "anyOf", "oneOf", "items"];
+
+/** Stands in for a cut-off sub-schema with errors: exactly one error, at `<position>/minLength`. */
+const FAILING_STAND_IN = "/minLength";
+
+interface Cut {
+  holder: Obj | unknown[];
+  key: string | number;
+  value: Obj;
+  path: string;
+}
+
+function escapeSegment(k: string): string {
+  return k.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function setOwn(holder: Obj | unknown[], key: string | number, value: unknown): void {
+  // defineProperty keeps the key's place and treats "__proto__" as an ordinary key.
+  Object.defineProperty(holder, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+const SINGLE = 1;
+const MAP = 2;
+const LIST = 3;
+/** Keyword → how it holds sub-schemas (`items` holds one or a list). */
+const SUBSCHEMA_KIND = new Map<string, number>([
+  ...SUBSCHEMA_KEYWORDS.map((k): [string, number] => [k, SINGLE]),
+  ...SUBSCHEMA_MAP_KEYWORDS.map((k): [string, number] => [k, MAP]),
+  ...SUBSCHEMA_ARRAY_KEYWORDS.map((k): [string, number] => [k, LIST]),
 ]);
-const NUMBER_KEYWORDS = new Set(["maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum"]);
-const COUNT_KEYWORDS = new Set(["maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties"]);
-const SCHEMA_KEYWORDS = new Set(["additionalItems", "contains", "additionalProperties", "propertyNames", "if", "then", "else", "not"]);
-const SCHEMA_MAP_KEYWORDS = new Set(["definitions", "properties", "patternProperties"]);
-const SCHEMA_ARRAY_KEYWORDS = new Set(["allOf", "anyOf", "oneOf"]);
 
-/** Raised (as a value, never thrown) when Ajv itself would throw during meta-validation. */
-class AjvThrow {
-  constructor(readonly message: string) {}
-}
-
-// Scratch state of ajvEqual, reused across calls: the exact path compares items pairwise
-// (quadratic, like Ajv), so per-call allocations and re-sorting keys would dominate.
-const eqX: unknown[] = [];
-const eqY: unknown[] = [];
-const eqD: number[] = [];
-const keyCache = new Map<object, string[]>();
-
-function orderedKeys(o: Obj): string[] {
-  let keys = keyCache.get(o);
-  if (keys === undefined) {
-    keys = sortedKeys(o);
-    keyCache.set(o, keys);
-  }
-  return keys;
-}
+type Visit = (holder: Obj | unknown[], key: string | number, depth: number, keyword: string) => boolean;
 
 /**
- * fast-deep-equal as Ajv's `uniqueItems` runs it on the parsed-back copy, including the order in
- * which it compares (last key first, last element first) and its `valueOf`/`toString` shortcut,
- * which throws on objects that carry those names as data keys. Call with keyCache cleared around
- * a batch of comparisons.
+ * Calls `visit` for each object sub-schema of `s` (`s` at container depth `depth`), found as
+ * `holder[key]` under `keyword`; `visit` returns whether to go on.
  */
-function ajvEqual(a: unknown, b: unknown): boolean | AjvThrow {
-  eqX.length = 0;
-  eqY.length = 0;
-  eqD.length = 0;
-  eqX.push(a);
-  eqY.push(b);
-  eqD.push(0);
-  while (eqX.length > 0) {
-    const x = eqX.pop();
-    const y = eqY.pop();
-    const d = eqD.pop() as number;
-    if (typeof x !== "object" || x === null || typeof y !== "object" || y === null) {
-      if (x !== y) return false;
-      continue;
-    }
-    if (d > DEPTH_GUARD) return new AjvThrow(TOO_DEEP);
-    const xa = Array.isArray(x);
-    const ya = Array.isArray(y);
-    // `constructor`: Array for arrays, else an own "constructor" data value, else Object. Distinct
-    // containers of the parsed-back copy are never identical, so container values never match.
-    const cx: unknown = xa ? Array : hasOwn.call(x, "constructor") ? (x as Obj).constructor : Object;
-    const cy: unknown = ya ? Array : hasOwn.call(y, "constructor") ? (y as Obj).constructor : Object;
-    if (cx !== cy || (typeof cx === "object" && cx !== null)) return false;
-    if (xa) {
-      const xv = x as unknown[];
-      const yv = y as unknown[];
-      if (xv.length !== yv.length) return false;
-      for (let i = 0; i < xv.length; i++) {
-        eqX.push(xv[i]);
-        eqY.push(yv[i]);
-        eqD.push(d + 1);
-      }
-      continue;
-    }
-    if (hasOwn.call(x, "valueOf")) return new AjvThrow("a.valueOf is not a function");
-    if (hasOwn.call(x, "toString")) return new AjvThrow("a.toString is not a function");
-    const keys = orderedKeys(x as Obj);
-    if (keys.length !== orderedKeys(y as Obj).length) return false;
-    for (let i = 0; i < keys.length; i++) if (!hasOwn.call(y, keys[i])) return false;
-    for (let i = 0; i < keys.length; i++) {
-      eqX.push((x as Obj)[keys[i]]);
-      eqY.push((y as Obj)[keys[i]]);
-      eqD.push(d + 1);
+function forEachSubschema(s: Obj, depth: number, visit: Visit): boolean {
+  for (const k in s) {
+    if (!hasOwn.call(s, k)) continue;
+    const kind = SUBSCHEMA_KIND.get(k);
+    if (kind === undefined) continue;
+    const v = s[k];
+    if (isObject(v)) {
+      if (kind === MAP) {
+        for (const p in v) if (hasOwn.call(v, p) && isObject(v[p]) && !visit(v, p, depth + 2, k)) return false;
+      } else if (!visit(s, k, depth + 1, k)) return false;
+    } else if (Array.isArray(v) && kind === LIST) {
+      for (let i = 0; i < v.length; i++) if (isObject(v[i]) && !visit(v, i, depth + 2, k)) return false;
     }
   }
   return true;
 }
 
-/**
- * A text that is equal for two items exactly when fast-deep-equal calls them equal without
- * throwing, or undefined when the item holds a key ("valueOf", "toString", "constructor") that
- * makes fast-deep-equal throw or compare by identity: then only the exact emulation will do.
- */
-function equalityKey(v: unknown): string | undefined {
-  switch (typeof v) {
-    case "string":
-      return "s" + v;
-    case "number":
-      return "n" + String(v);
-    case "boolean":
-      return v ? "t" : "f";
-  }
-  if (v === null) return "z";
-  let text: string;
-  try {
-    text = canonicalJson(v);
-  } catch {
-    return undefined;
-  }
-  // Inside a JSON string every quote is escaped, so `"valueOf":` can only be a key (or part of a
-  // key, which merely sends the item down the exact path).
-  if (text.includes('"valueOf":') || text.includes('"toString":') || text.includes('"constructor":')) return undefined;
-  return "j" + text;
-}
+// Scratch stacks of reachesPieceDepth, reused: it runs on every schema.
+const depthValues: Obj[] = [];
+const depthDepths: number[] = [];
 
-/**
- * Ajv's generic `uniqueItems` loop (no known item type): compares from the end, stops at the first
- * duplicate. Returns the duplicate pair [j, i], undefined, or the throw.
- */
-function firstDuplicate(items: unknown[]): [number, number] | undefined | AjvThrow {
-  // Linear in the common case: group items by equality key, then name the pair Ajv meets first
-  // (largest i that has an equal earlier item, and the largest such j).
-  const lastIndex = new Map<string, number>();
-  let best: [number, number] | undefined;
-  for (let i = 0; i < items.length; i++) {
-    const k = equalityKey(items[i]);
-    if (k === undefined) return firstDuplicateScan(items);
-    const j = lastIndex.get(k);
-    if (j !== undefined) best = [j, i];
-    lastIndex.set(k, i);
-  }
-  return best;
-}
-
-function firstDuplicateScan(items: unknown[]): [number, number] | undefined | AjvThrow {
-  try {
-    for (let i = items.length - 1; i > 0; i--) {
-      for (let j = i - 1; j >= 0; j--) {
-        const r = ajvEqual(items[i], items[j]);
-        if (r instanceof AjvThrow) return r;
-        if (r) return [j, i];
-      }
-    }
-    return undefined;
-  } finally {
-    keyCache.clear();
-    eqX.length = 0;
-    eqY.length = 0;
-  }
-}
-
-/**
- * Ajv's `uniqueItems` for `{type: "string"}` items: strings are keys of a plain object, so a second
- * "__proto__" is never seen as a duplicate. Non-strings are skipped (the items check reports them).
- */
-function firstDuplicateString(items: unknown[]): [number, number] | undefined {
-  const seen = new Map<string, number>();
-  for (let i = items.length - 1; i >= 0; i--) {
-    const v = items[i];
-    if (typeof v !== "string" || v === "__proto__") continue;
-    const j = seen.get(v);
-    if (j !== undefined) return [i, j];
-    seen.set(v, i);
-  }
-  return undefined;
-}
-
-/** Collects Ajv-style errors ("data/path message"). */
-class MetaErrors {
-  private readonly entries: { at: string; message: string }[] = [];
-  thrown: string | undefined;
-  get count(): number {
-    return this.entries.length;
-  }
-  add(loc: Loc, message: string): void {
-    this.entries.push({ at: "data" + pointer(loc), message });
-  }
-  addAll(other: MetaErrors): void {
-    this.entries.push(...other.entries);
-  }
-  /** The list in a stable order (by location), whatever the key order of the input. */
-  text(): string {
-    return this.entries
-      .map((e, i) => ({ ...e, i }))
-      .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.i - b.i))
-      .map((e) => `${e.at} ${e.message}`)
-      .join(", ");
-  }
-}
-
-function typeName(v: unknown): string {
-  return v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
-}
-
-function checkStringArray(v: unknown, loc: Loc, errs: MetaErrors): boolean {
-  if (!Array.isArray(v)) {
-    errs.add(loc, "must be array");
-    return false;
-  }
-  let ok = true;
-  for (let i = 0; i < v.length; i++) {
-    if (typeof v[i] !== "string") {
-      errs.add(child(loc, i), "must be string");
-      ok = false;
-    }
-  }
-  const dup = firstDuplicateString(v);
-  if (dup) {
-    // This loop of Ajv's names the later item first.
-    errs.add(loc, `must NOT have duplicate items (items ## ${dup[1]} and ${dup[0]} are identical)`);
-    ok = false;
-  }
-  return ok;
-}
-
-/** Checks `uniqueItems` the generic way; false when Ajv reports or throws. */
-function checkUnique(v: unknown[], loc: Loc, errs: MetaErrors): boolean {
-  const dup = firstDuplicate(v);
-  if (dup instanceof AjvThrow) {
-    errs.thrown ??= dup.message;
-    return false;
-  }
-  if (dup) {
-    errs.add(loc, `must NOT have duplicate items (items ## ${dup[0]} and ${dup[1]} are identical)`);
-    return false;
-  }
-  return true;
-}
-
-/**
- * Checks `root` against the draft-07 meta-schema. Obligations are all "this value is a schema"; the
- * meta-schema's anyOf choices (items, type, dependencies values) are decided by the value's type.
- */
-function metaValidate(root: unknown, errs: MetaErrors): void {
-  const values: unknown[] = [root];
-  const locs: Loc[] = [ROOT_LOC];
-  const pushSchema = (v: unknown, loc: Loc): void => {
-    values.push(v);
-    locs.push(loc);
+/** Whether some object sub-schema sits PIECE_DEPTH containers below `root`: the common answer is no. */
+function reachesPieceDepth(root: Obj): boolean {
+  depthValues.length = 0;
+  depthDepths.length = 0;
+  depthValues.push(root);
+  depthDepths.push(0);
+  const visit: Visit = (holder, key, depth) => {
+    if (depth >= PIECE_DEPTH) return false;
+    depthValues.push((holder as Record<string, Obj>)[key]);
+    depthDepths.push(depth);
+    return true;
   };
-  while (values.length > 0 && errs.thrown === undefined) {
-    const s = values.pop();
-    const loc = locs.pop() as Loc;
-    if (typeof s === "boolean") continue;
-    if (!isObject(s)) {
-      errs.add(loc, "must be object,boolean");
-      continue;
+  while (depthValues.length > 0) {
+    if (!forEachSubschema(depthValues.pop() as Obj, depthDepths.pop() as number, visit)) return true;
+  }
+  return false;
+}
+
+/** Object sub-schemas at PIECE_DEPTH containers below `root` (the first such on each path). */
+function findCuts(root: Obj, rootPath: string): Cut[] {
+  const cuts: Cut[] = [];
+  const stack: [Obj, number, string][] = [[root, 0, rootPath]];
+  let path = rootPath;
+  let current: Obj = root;
+  const visit: Visit = (holder, key, depth, keyword) => {
+    // The instance path as Ajv writes it.
+    const at = holder === current ? `${path}/${keyword}` : `${path}/${keyword}/${escapeSegment(String(key))}`;
+    const value = (holder as Record<string, Obj>)[key];
+    if (depth >= PIECE_DEPTH) cuts.push({ holder, key, value, path: at });
+    else stack.push([value, depth, at]);
+    return true;
+  };
+  while (stack.length > 0) {
+    let depth: number;
+    [current, depth, path] = stack.pop() as [Obj, number, string];
+    forEachSubschema(current, depth, visit);
+  }
+  return cuts;
+}
+
+/** The deepest container level in `value` (explicit stack), stopping once past `limit`. */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop() as [unknown, number];
+    if (typeof v !== "object" || v === null) continue;
+    if (d > limit) return true;
+    for (const k of Object.keys(v)) stack.push([(v as Obj)[k], d + 1]);
+  }
+  return false;
+}
+
+/**
+ * Ajv's errors for the draft-07 meta-schema on `schema` (an object) at `path`, in Ajv's order. Deep
+ * sub-schemas are validated first, on their own (with their instance path), and replaced for the
+ * call on the upper part by `{}` when they pass, or by a stand-in with exactly one error when they
+ * fail, whose error is then replaced by theirs: Ajv validates each sub-schema position once and lists
+ * its errors together, so the spliced list is the one a single call would give.
+ */
+function draft07Errors(schema: Obj, path: string, depth = 0): AjvError[] {
+  if (depth === 0 && !reachesPieceDepth(schema)) return validateDraft07(schema) ? [] : (validateDraft07.errors ?? []);
+  // Only a cyclic value gets this deep (documents are at most MAX_DEPTH levels).
+  if (depth > DEPTH_GUARD) throw new Error(TOO_DEEP);
+  const cuts = findCuts(schema, path);
+  const failed = new Map<string, AjvError[]>();
+  for (const cut of cuts) {
+    const errors = draft07Errors(cut.value, cut.path, depth + PIECE_DEPTH);
+    if (errors.length > 0) failed.set(cut.path + FAILING_STAND_IN, errors);
+  }
+  try {
+    for (const cut of cuts) setOwn(cut.holder, cut.key, failed.has(cut.path + FAILING_STAND_IN) ? { minLength: -1 } : {});
+    if (validateDraft07(schema, { instancePath: path })) return [];
+    const errors = validateDraft07.errors ?? [];
+    if (failed.size === 0) return errors;
+    const out: AjvError[] = [];
+    for (const e of errors) {
+      const sub = failed.get(e.instancePath);
+      if (sub !== undefined) out.push(...sub);
+      else out.push(e);
     }
-    if (loc.depth > DEPTH_GUARD) {
-      errs.thrown = TOO_DEEP;
-      return;
-    }
+    return out;
+  } finally {
+    for (const cut of cuts) setOwn(cut.holder, cut.key, cut.value);
+  }
+}
+
+/** Ajv's errorsText with its defaults. */
+function errorsText(errors: AjvError[]): string {
+  return errors.map((e) => `data${e.instancePath} ${e.message}`).join(", ");
+}
+
+/** undefined when `validate` accepts `schema`, else Ajv's error list. Throws what Ajv throws. */
+function judge(validate: Validate, ref: string, schema: Obj): string | undefined {
+  if (validate === validateDraft07) {
+    const errors = draft07Errors(schema, "");
+    return errors.length > 0 ? errorsText(errors) : undefined;
+  }
+  // A validator for a part of the meta-schema (`$schema` pointing into it); such a `$schema` is
+  // refused by stage 3 anyway, so a deep value only changes the message.
+  if (depthExceeds(schema, PIECE_DEPTH)) return `schema nested deeper than ${PIECE_DEPTH} levels; not checked against "${ref}"`;
+  return validate(schema) ? undefined : errorsText(validate.errors ?? []);
+}
+
+function thrownMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+// Scratch stacks of acceptedAtSight, reused: it runs on every schema.
+const sightStack: unknown[] = [];
+const sightDepths: number[] = [];
+
+/**
+ * True only when the draft-07 meta-schema certainly accepts `root`: every schema object in it uses
+ * nothing but the LWIR subset's keywords, each with a value the meta-schema plainly allows (enum of
+ * distinct scalars, required of distinct strings, counts that are non-negative integers, ...).
+ * Anything else, false: Ajv's code decides. Ajv's code is about five times slower on typical
+ * schemas (a property read per meta-schema keyword on every schema object), so this keeps the
+ * common case cheap; it never rejects, so every message and quirk stays Ajv's.
+ */
+function acceptedAtSight(root: Obj): boolean {
+  sightStack.length = 0;
+  sightDepths.length = 0;
+  sightStack.push(root);
+  sightDepths.push(0);
+  let depth = 0;
+  const schema = (v: unknown): boolean => {
+    if (typeof v === "boolean") return true;
+    // Past DEPTH_GUARD only a cyclic value: Ajv's side reports it.
+    if (!isObject(v) || depth >= DEPTH_GUARD) return false;
+    sightStack.push(v);
+    sightDepths.push(depth + 1);
+    return true;
+  };
+  while (sightStack.length > 0) {
+    const s = sightStack.pop() as Obj;
+    depth = sightDepths.pop() as number;
     for (const k in s) {
       if (!hasOwn.call(s, k)) continue;
       const v = s[k];
-      if (v === undefined) continue;
-      if (STRING_KEYWORDS.has(k)) {
-        if (typeof v !== "string") errs.add(child(loc, k), "must be string");
-      } else if (NUMBER_KEYWORDS.has(k)) {
-        if (typeof v !== "number") errs.add(child(loc, k), "must be number");
-      } else if (COUNT_KEYWORDS.has(k)) {
-        if (typeof v !== "number" || !Number.isInteger(v)) errs.add(child(loc, k), "must be integer");
-        if (typeof v === "number" && v < 0) errs.add(child(loc, k), "must be >= 0");
-      } else if (SCHEMA_KEYWORDS.has(k)) {
-        pushSchema(v, child(loc, k));
-      } else if (SCHEMA_MAP_KEYWORDS.has(k)) {
-        if (!isObject(v)) errs.add(child(loc, k), "must be object");
-        else {
-          const l = child(loc, k);
-          for (const p in v) if (hasOwn.call(v, p)) pushSchema(v[p], child(l, p));
-        }
-      } else if (SCHEMA_ARRAY_KEYWORDS.has(k)) {
-        const l = child(loc, k);
-        if (!Array.isArray(v)) errs.add(l, "must be array");
-        else {
-          if (v.length < 1) errs.add(l, "must NOT have fewer than 1 items");
-          for (let i = 0; i < v.length; i++) pushSchema(v[i], child(l, i));
-        }
-      } else {
-        switch (k) {
-          case "readOnly":
-          case "uniqueItems":
-            if (typeof v !== "boolean") errs.add(child(loc, k), "must be boolean");
-            break;
-          case "examples":
-            if (!Array.isArray(v)) errs.add(child(loc, k), "must be array");
-            break;
-          case "multipleOf":
-            if (typeof v !== "number") errs.add(child(loc, k), "must be number");
-            else if (!(v > 0)) errs.add(child(loc, k), "must be > 0");
-            break;
-          case "items": {
-            const l = child(loc, k);
-            if (typeof v === "boolean" || isObject(v)) pushSchema(v, l);
-            else if (Array.isArray(v)) {
-              if (v.length < 1) {
-                errs.add(l, "must be object,boolean");
-                errs.add(l, "must NOT have fewer than 1 items");
-                errs.add(l, "must match a schema in anyOf");
-              }
-              for (let i = 0; i < v.length; i++) pushSchema(v[i], child(l, i));
-            } else {
-              errs.add(l, "must be object,boolean");
-              errs.add(l, "must be array");
-              errs.add(l, "must match a schema in anyOf");
-            }
-            break;
-          }
-          case "required":
-            checkStringArray(v, child(loc, k), errs);
-            break;
-          case "dependencies": {
-            const l = child(loc, k);
-            if (!isObject(v)) {
-              errs.add(l, "must be object");
-              break;
-            }
-            for (const p in v) {
-              if (!hasOwn.call(v, p)) continue;
-              const dv = v[p];
-              const dl = child(l, p);
-              if (typeof dv === "boolean" || isObject(dv)) pushSchema(dv, dl);
-              else {
-                const sub = new MetaErrors();
-                if (!checkStringArray(dv, dl, sub)) {
-                  errs.add(dl, "must be object,boolean");
-                  errs.addAll(sub);
-                  errs.add(dl, "must match a schema in anyOf");
-                }
-              }
-            }
-            break;
-          }
-          case "enum": {
-            const l = child(loc, k);
-            if (!Array.isArray(v)) errs.add(l, "must be array");
-            else {
-              if (v.length < 1) errs.add(l, "must NOT have fewer than 1 items");
-              checkUnique(v, l, errs);
-            }
-            break;
-          }
-          case "type": {
-            const l = child(loc, k);
-            if (typeof v === "string" && SIMPLE_TYPES.has(v)) break;
-            const sub = new MetaErrors();
-            if (Array.isArray(v)) {
-              let ok = v.length >= 1;
-              if (!ok) sub.add(l, "must NOT have fewer than 1 items");
-              for (let i = 0; i < v.length; i++) {
-                if (typeof v[i] !== "string" || !SIMPLE_TYPES.has(v[i] as string)) {
-                  sub.add(child(l, i), "must be equal to one of the allowed values");
-                  ok = false;
-                }
-              }
-              if (!checkUnique(v, l, sub)) ok = false;
-              if (sub.thrown !== undefined) errs.thrown ??= sub.thrown;
-              if (ok) break;
-            } else sub.add(l, "must be array");
-            errs.add(l, "must be equal to one of the allowed values");
-            errs.addAll(sub);
-            errs.add(l, "must match a schema in anyOf");
-            break;
-          }
-          // "default", "const" and every other key: anything goes.
-        }
+      switch (k) {
+        case "type":
+          if (typeof v === "string" ? !SIMPLE_TYPES.has(v) : !distinctScalars(v, true)) return false;
+          break;
+        case "enum":
+          if (!distinctScalars(v, false)) return false;
+          break;
+        case "required":
+          if (!Array.isArray(v) || !v.every((x) => typeof x === "string") || new Set(v).size !== v.length) return false;
+          break;
+        case "properties":
+          if (!isObject(v)) return false;
+          for (const p in v) if (hasOwn.call(v, p) && !schema(v[p])) return false;
+          break;
+        case "additionalProperties":
+        case "items":
+        case "propertyNames":
+          if (!schema(v)) return false;
+          break;
+        case "anyOf":
+        case "oneOf":
+          if (!Array.isArray(v) || v.length === 0) return false;
+          for (const b of v) if (!schema(b)) return false;
+          break;
+        case "minLength":
+        case "maxLength":
+        case "minItems":
+        case "maxItems":
+          if (!Number.isInteger(v) || (v as number) < 0) return false;
+          break;
+        case "minimum":
+        case "maximum":
+          if (typeof v !== "number") return false;
+          break;
+        case "description":
+        case "title":
+          if (typeof v !== "string") return false;
+          break;
+        case "examples":
+          if (!Array.isArray(v)) return false;
+          break;
+        case "const":
+          break;
+        default:
+          return false;
       }
     }
   }
+  return true;
+}
+
+/** A non-empty array of distinct strings, numbers, booleans or nulls (only type names when `types`). */
+function distinctScalars(v: unknown, types: boolean): boolean {
+  if (!Array.isArray(v) || v.length === 0) return false;
+  for (const x of v) {
+    if (types ? typeof x !== "string" || !SIMPLE_TYPES.has(x) : typeof x === "object" && x !== null) return false;
+  }
+  // A Set identifies 0 and -0, as Ajv's equality does; JSON has no NaN.
+  return new Set(v).size === v.length;
 }
 
 /**
  * Stage 2 alone: undefined when Ajv 8 (`allErrors: true, strict: false`) accepts `schema` against
- * the draft-07 meta-schema, else the text of the single finding (Ajv's error list, or the message
- * Ajv throws, e.g. for a `$schema` it does not know). `schema` should be a boolean or plain object.
+ * the draft-07 meta-schema (ajv.validateSchema), else the text of the single finding: Ajv's error
+ * list, or the message Ajv throws (e.g. for a `$schema` it does not know). `schema` should be a
+ * boolean or plain object.
  */
 export function metaSchemaProblem(schema: unknown): string | undefined {
-  if (typeof schema === "boolean") return undefined; // Ajv accepts boolean schemas outright
-  if (isObject(schema) && hasOwn.call(schema, "$schema")) {
-    const meta = schema.$schema;
-    if (meta !== undefined) {
-      if (typeof meta !== "string") return "$schema must be a string";
-      // An empty $schema falls back to the default meta-schema (draft-07).
-      if (meta !== "" && !KNOWN_META.has(meta.replace(/#\/?$/, ""))) return `no schema with key or ref "${meta}"`;
-    }
+  if (!isObject(schema)) return undefined; // Ajv accepts boolean schemas outright; stage 1 refuses the rest
+  if (acceptedAtSight(schema)) return undefined;
+  const $schema = schema.$schema;
+  if ($schema !== undefined && typeof $schema !== "string") return "$schema must be a string";
+  const ref = $schema || META_ID; // an empty $schema falls back to the default meta-schema
+  let validate: Validate | undefined;
+  try {
+    validate = metaValidatorFor(ref);
+  } catch (e) {
+    return thrownMessage(e);
   }
-  const errs = new MetaErrors();
-  metaValidate(schema, errs);
-  if (errs.thrown !== undefined) return errs.thrown;
-  return errs.count > 0 ? errs.text() : undefined;
+  if (validate === undefined) return `no schema with key or ref "${ref}"`;
+  // The value as given first: a pass is final unless uniqueItems compared two containers, whose
+  // outcome may depend on key order.
+  const comparisons = containerComparisons;
+  try {
+    if (judge(validate, ref, schema) === undefined && containerComparisons === comparisons) return undefined;
+  } catch {
+    // decided below, on the copy Ajv sees
+  }
+  // Errors (their order follows the keys), a throw, or containers compared: ask again on the copy
+  // the runtime validates.
+  try {
+    return judge(validate, ref, JSON.parse(canonicalJson(schema)) as Obj);
+  } catch (e) {
+    return thrownMessage(e);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
