@@ -50,6 +50,22 @@ test("one command per problem in source order, failures as errors, then a plain 
   assert.equal(formatGithub(files.slice(1), { baseDir: "/ws" }), "lwir: 1 file checked, no problems\n");
 });
 
+test("our own notices are annotations at their level, and a valid file with only notices has no problem", () => {
+  const files: FileReport[] = [
+    { file: "w.lwir.yaml", format: "yaml", text: "", valid: true, workflowVersion: { id: "wfver_1", hash: "sha256:1" }, parseErrors: [], findings: [],
+      notices: [
+        { code: "lwir.yaml_unquoted_template", path: "$.steps[0].with.prompt", message: "quote it", severity: "warning", range: r(4, 14, 4, 30) },
+        { code: "lwir.inherited_function_name", path: "$.steps[1].with.prompt", message: "toString is not a function", severity: "hint", range: r(9, 20, 9, 28) },
+      ] },
+  ];
+  assert.equal(formatGithub(files, { baseDir: "/ws" }), [
+    "::warning file=w.lwir.yaml,line=5,col=15,endLine=5,endColumn=30,title=lwir.yaml_unquoted_template::quote it",
+    "::notice file=w.lwir.yaml,line=10,col=21,endLine=10,endColumn=28,title=lwir.inherited_function_name::toString is not a function",
+    "lwir: 1 file checked, no problems",
+    "",
+  ].join("\n"));
+});
+
 test("arguments: --format github, and `lwir schema` with no argument", () => {
   assert.deepEqual(parseArgs(["validate", "--format=github", "a"]), { kind: "validate", format: "github", exitZero: false, quiet: false, rules: {}, errorOnUnmatched: true, paths: ["a"] });
   assert.deepEqual(parseArgs(["schema"]), { kind: "schema" });

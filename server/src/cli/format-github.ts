@@ -2,7 +2,7 @@
 // runner turns into an annotation on the file's line in the pull request and the run's summary. Pure: the
 // base folder (the workspace the file names are made relative to) is a parameter.
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { compareRanges, compareStrings, problemCount, type Failure, type FileReport, type Range } from "./report";
+import { problemCount, problemsInSourceOrder, type Failure, type FileReport, type Range } from "./report";
 import { oneLine } from "./format-text";
 
 export interface GithubOptions {
@@ -47,28 +47,20 @@ export function position(range: Range): string {
   return `line=${line},col=${col},endLine=${endLine},endColumn=${Math.max(1, endColumn)}`;
 }
 
-interface Problem {
-  severity: string;
-  code: string;
-  path: string;
-  message: string;
-  range: Range;
-}
-
 export function formatGithub(files: readonly FileReport[], options: GithubOptions): string {
   const out: string[] = [];
   let problems = 0;
   let filesWithProblems = 0;
   for (const file of files) {
     const count = problemCount(file);
-    if (count === 0) continue;
-    problems += count;
-    filesWithProblems++;
+    const list = problemsInSourceOrder(file);
+    if (list.length === 0) continue;
+    if (count > 0) {
+      problems += count;
+      filesWithProblems++;
+    }
     const name = escapeProperty(annotationPath(file.file, options.baseDir));
-    const list: Problem[] = [
-      ...file.parseErrors.map((p) => ({ severity: "error", code: "parse", path: "", message: p.message, range: p.range })),
-      ...file.findings,
-    ].sort((a, b) => compareRanges(a.range, b.range) || compareStrings(a.code, b.code) || compareStrings(a.path, b.path));
+    // Our own warnings and hints are annotations too, at their own level (never counted as problems).
     for (const p of list) {
       // A parser's code frame (after a blank line) would only repeat the annotated line.
       out.push(`::${commandOf(p.severity)} file=${name},${position(p.range)},title=${escapeProperty(p.code)}::${escapeData(oneLine(p.message))}`);

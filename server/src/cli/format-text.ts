@@ -1,6 +1,6 @@
 // Human output: one compiler-style line per problem, the source line with a caret under the range,
 // an `ok` line per valid file with its WorkflowVersion id, then a summary line.
-import { compareRanges, compareStrings, countNotices, problemCount, type Failure, type FileReport, type Range } from "./report";
+import { countNotices, problemCount, problemsInSourceOrder, type Failure, type FileReport, type Range } from "./report";
 
 export interface TextOptions {
   color: boolean;
@@ -40,14 +40,6 @@ function severityColor(style: Style, severity: string): (s: string) => string {
 const MAX_LINE = 160;
 const INDENT = "    ";
 
-interface Problem {
-  severity: string;
-  code: string;
-  path: string;
-  message: string;
-  range: Range;
-}
-
 export function formatText(files: readonly FileReport[], options: TextOptions): string {
   const style = options.color ? COLORS : PLAIN;
   const out: string[] = [];
@@ -58,7 +50,6 @@ export function formatText(files: readonly FileReport[], options: TextOptions): 
   let hints = 0;
   for (const file of files) {
     const count = problemCount(file);
-    const notices = file.notices ?? [];
     warnings += countNotices(file, "warning");
     infos += countNotices(file, "info");
     hints += countNotices(file, "hint");
@@ -67,11 +58,7 @@ export function formatText(files: readonly FileReport[], options: TextOptions): 
       filesWithProblems++;
     }
     // Source order reads best in a terminal (the json output keeps the corpus's path/code order).
-    const list: Problem[] = [
-      ...file.parseErrors.map((p) => ({ severity: "error", code: "parse", path: "", message: p.message, range: p.range })),
-      ...file.findings,
-      ...notices,
-    ].sort((a, b) => compareRanges(a.range, b.range) || compareStrings(a.code, b.code) || compareStrings(a.path, b.path));
+    const list = problemsInSourceOrder(file);
     const lines = file.text === "" || list.length === 0 ? undefined : new SourceLines(file.text);
     for (const p of list) {
       const where = `${clean(file.file)}:${p.range.start.line + 1}:${p.range.start.character + 1}`;

@@ -91,6 +91,24 @@ export function sortFindings<T extends ReportedFinding>(findings: readonly T[]):
   return [...findings].sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.code, b.code) || compareRanges(a.range, b.range));
 }
 
+/** One line of a report: a parse error, a finding or an own notice, with its level. */
+export interface Problem {
+  severity: string;
+  code: string;
+  path: string;
+  message: string;
+  range: Range;
+}
+
+/** Everything reported for a file, in source order (what a terminal or an annotation list reads best). */
+export function problemsInSourceOrder(file: FileReport): Problem[] {
+  return [
+    ...file.parseErrors.map((p) => ({ severity: "error", code: "parse", path: "", message: p.message, range: p.range })),
+    ...file.findings,
+    ...(file.notices ?? []),
+  ].sort((a, b) => compareRanges(a.range, b.range) || compareStrings(a.code, b.code) || compareStrings(a.path, b.path));
+}
+
 /** Problems that fail the file: parse errors, findings, and own notices the user raised to error. */
 export function problemCount(file: FileReport): number {
   return file.parseErrors.length + file.findings.length + countNotices(file, "error");
