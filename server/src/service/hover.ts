@@ -15,6 +15,7 @@ import { valueAt } from "../lwir/path";
 import type { PathSegment } from "../lwir/types";
 import { API_VERSION, END, KIND, isObject } from "../lwir/validate";
 import type { Analysis } from "./analysis";
+import { editorRange } from "./didYouMean";
 import { isMultiVisit, outputOf, stepAtPath, type StepFacts, type WorkflowFacts } from "./stepFacts";
 import {
   cachedSource,
@@ -47,9 +48,11 @@ export function provideHover(analysis: Analysis, position: Position): Hover | nu
   }
   let range: Range | undefined = span ? doc.rangeAt(span.start, span.end) : undefined;
   for (const f of analysis.findings) {
-    if (!contains(f.range, position)) continue;
+    // Where the editor squiggles it: a misspelt name inside the finding's node (didYouMean.ts).
+    const at = editorRange(analysis, f);
+    if (!contains(at, position)) continue;
     parts.push(findingMarkdown(f.code));
-    range ??= f.range;
+    range ??= at;
   }
   if (parts.length === 0) return null;
   return { contents: { kind: MarkupKind.Markdown, value: parts.join("\n\n---\n\n") }, ...(range ? { range } : {}) };
