@@ -101,7 +101,7 @@ describe("code actions over LSP (push diagnostics)", () => {
       const [typo] = ofCode(first.diagnostics, "step.missing_dependency");
       const lines = client.text(uri).split("\n");
       assert.equal(lines[typo.range.start.line].slice(typo.range.start.character, typo.range.end.character).replace(/"/g, ""), "classfy");
-      assert.match(typo.message, / Did you mean "classify"\?$/);
+      assert.match(typo.message as string, / Did you mean "classify"\?$/);
       const actions = await codeActions(client, uri, typo);
       assert.equal(actions[0].title, 'Change "classfy" to "classify"');
       assert.equal(actions[0].isPreferred, true);

@@ -81,8 +81,9 @@ function apply(s: Setup, action: CodeAction, gone: Array<{ code: string; path: s
 /** The diagnostic's squiggle is on the name as written (quotes aside); its message suggests `name`. */
 function assertSquiggle(s: Setup, d: Diagnostic, word: string, name: string | undefined): void {
   assert.equal(textAt(s, d.range).replace(/^["']|["']$/g, ""), word, `${d.code}: the squiggle`);
-  if (name === undefined) assert.doesNotMatch(d.message, /Did you mean/, d.message);
-  else assert.ok(d.message.endsWith(` Did you mean "${name}"?`), d.message);
+  const message = d.message as string;
+  if (name === undefined) assert.doesNotMatch(message, /Did you mean/, message);
+  else assert.ok(message.endsWith(` Did you mean "${name}"?`), message);
 }
 
 /** The first action is the did-you-mean, preferred; applying it removes the finding and adds none. */
