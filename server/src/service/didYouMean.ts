@@ -35,18 +35,18 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
   if (a === b) return 0;
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
   const n = b.length;
-  let before = new Array<number>(n + 1).fill(0);
-  let prev = Array.from({ length: n + 1 }, (_, j) => j);
-  let cur = new Array<number>(n + 1).fill(0);
+  // Three rows (two back for swaps), reused between calls: ranking scans every candidate of a list.
+  if (rows[0].length < n + 1) rows = [0, 1, 2].map(() => new Uint32Array(2 * (n + 1)));
+  let [before, prev, cur] = rows;
+  for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     cur[0] = i;
-    let rowMin = cur[0];
+    let rowMin = i;
+    const ai = a.charCodeAt(i - 1);
     for (let j = 1; j <= n; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
-        d = Math.min(d, before[j - 2] + 1);
-      }
+      const bj = b.charCodeAt(j - 1);
+      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) d = Math.min(d, before[j - 2] + 1);
       cur[j] = d;
       if (d < rowMin) rowMin = d;
     }
@@ -55,6 +55,7 @@ export function editDistance(a: string, b: string, limit = Infinity): number {
   }
   return prev[n];
 }
+let rows: Uint32Array[] = [0, 1, 2].map(() => new Uint32Array(64));
 
 /** How far a name may be from what was written: 2 edits for names of 5 characters or more, else 1. */
 export function maxDistance(word: string): number {
