@@ -89,6 +89,34 @@ describe("code actions over LSP (push diagnostics)", () => {
       client.close(uri);
     });
 
+    test(`${format}: needs: [classfy] — squiggled on the typo, "did you mean" first and preferred, one edit clears both errors`, async () => {
+      const uri = fileUri(`fix-typo.lwir.${format}`);
+      const doc = withSteps([
+        aiStep("classify"),
+        aiStep("reply", { needs: ["classfy"], with: { model: "model-a", prompt: "Reply to {{ steps.classify.output }}" } }),
+      ]);
+      client.open(uri, render(doc, format));
+      const first = await client.waitForDiagnostics(uri, { version: 1 });
+      assert.deepEqual(first.diagnostics.map((d) => d.code).sort(), ["step.missing_dependency", "step.undeclared_dependency", "terminal.ambiguous"]);
+      const [typo] = ofCode(first.diagnostics, "step.missing_dependency");
+      const lines = client.text(uri).split("\n");
+      assert.equal(lines[typo.range.start.line].slice(typo.range.start.character, typo.range.end.character).replace(/"/g, ""), "classfy");
+      assert.match(typo.message as string, / Did you mean "classify"\?$/);
+      const actions = await codeActions(client, uri, typo);
+      assert.equal(actions[0].title, 'Change "classfy" to "classify"');
+      assert.equal(actions[0].isPreferred, true);
+      // the read it left undeclared offers the same edit first, not only "add classify beside the typo"
+      const [read] = ofCode(first.diagnostics, "step.undeclared_dependency");
+      const fromRead = await codeActions(client, uri, read);
+      assert.equal(fromRead[0].title, actions[0].title);
+      assert.deepEqual(fromRead[0].edit, actions[0].edit);
+      assert.equal(fromRead.filter((a) => a.isPreferred).length, 1);
+      const version = applyEdit(client, uri, actions[0]);
+      const next = await client.waitForDiagnostics(uri, { version });
+      assert.deepEqual(next.diagnostics, [], JSON.stringify(next.diagnostics));
+      client.close(uri);
+    });
+
     test(`${format}: a model fix, then the other finding's fix, one after the other`, async () => {
       const uri = fileUri(`fix-two.lwir.${format}`);
       const doc = undeclared();

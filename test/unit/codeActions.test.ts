@@ -294,13 +294,19 @@ for (const format of FORMATS) {
     });
 
     test("model.disallowed: appended to permissions.models; the allowed ones offered instead", () => {
-      const doc = withSteps([aiStep("a", { with: { model: "model-z", prompt: "x" } })]);
-      const out = checkFix(doc, format, "model.disallowed", "$.steps[0].with.model", /^Allow model "model-z" in permissions\.models$/, false);
+      const doc = withSteps([aiStep("a", { with: { model: "other-model", prompt: "x" } })]);
+      const out = checkFix(doc, format, "model.disallowed", "$.steps[0].with.model", /^Allow model "other-model" in permissions\.models$/, false);
       assert.ok(analyzeText(out, format).valid);
       const s = setup(render(doc, format), format);
       const titles = actionsFor(s, "model.disallowed").actions.map((a) => a.title);
-      assert.deepEqual(titles, ['Allow model "model-z" in permissions.models', 'Use the allowed model "model-a"', 'Use the allowed model "model-b"']);
+      assert.deepEqual(titles, ['Allow model "other-model" in permissions.models', 'Use the allowed model "model-a"', 'Use the allowed model "model-b"']);
       checkFix(doc, format, "model.disallowed", "$.steps[0].with.model", /^Use the allowed model "model-b"$/, false);
+      // One edit from both allowed models: those come first (a typo), neither preferred (no clear winner).
+      const typo = withSteps([aiStep("a", { with: { model: "model-z", prompt: "x" } })]);
+      const close = actionsFor(setup(render(typo, format), format), "model.disallowed").actions;
+      assert.deepEqual(close.map((a) => [a.title, a.isPreferred === true]), [
+        ['Use the allowed model "model-a"', false], ['Use the allowed model "model-b"', false], ['Allow model "model-z" in permissions.models', false],
+      ]);
     });
 
     test("model.disallowed / tool.disallowed: permissions or the list created where absent", () => {

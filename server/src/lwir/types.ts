@@ -29,7 +29,8 @@ export type FindingDetails =
   | DuplicateIdDetails
   | TerminalsDetails
   | GuardedTargetDetails
-  | NameDetails;
+  | NameDetails
+  | DecisionTargetDetails;
 
 /**
  * A `steps.X…` reference inside a template string: `step.missing_dependency` (string form),
@@ -93,6 +94,12 @@ export interface GuardedTargetDetails {
 export interface NameDetails {
   kind: "name";
   name: string;
+}
+
+/** `decision.target_not_in_scope`: the unknown target (one finding per distinct target, all at S.with). */
+export interface DecisionTargetDetails {
+  kind: "decisionTarget";
+  target: string;
 }
 
 export interface ValidationResult {

@@ -472,7 +472,8 @@ class Validator {
     }
     for (const target of targets) {
       if (target !== END && !declared.has(target)) {
-        this.report("decision.target_not_in_scope", withPath, `The decision target "${target}" is not a step of this list (use "end" to finish).`);
+        this.report("decision.target_not_in_scope", withPath, `The decision target "${target}" is not a step of this list (use "end" to finish).`,
+          { kind: "decisionTarget", target });
       }
     }
   }

@@ -16,7 +16,7 @@ import type { PathSegment } from "../lwir/types";
 import { API_VERSION, KIND, decisionTargets, isObject, validNeeds, visitsEnoughForCycle } from "../lwir/validate";
 import { inferNeeds, needsToAdd } from "../lwir/needs";
 import { isCycle, stronglyConnected, type Graph } from "../lwir/graph";
-import type { Analysis } from "./analysis";
+import type { Analysis, RangedFinding } from "./analysis";
 import {
   PARSE_CODE, SOURCE, YAML_UNQUOTED_TEMPLATE, stepPrefix, toDiagnostics, type LwirDiagnosticData,
 } from "./diagnostics";
@@ -31,6 +31,7 @@ import { stepReferencesOf } from "../lwir/expressions";
 import { factsOf } from "./stepFacts";
 import { spanInString } from "./stringSource";
 import { FIX_ALL_KIND } from "../protocol";
+import { editDistance, editorRange, maxDistance, nameFixes, nameSiteOf, type NameFix, type NameSite } from "./didYouMean";
 
 export const FIX_ALL_TITLE = "Add all missing needs entries";
 
@@ -212,7 +213,7 @@ function ourDiagnostics(analysis: Analysis, params: CodeActionRequest): Diagnost
   const doc = analysis.document;
   const lines = doc.text.slice(doc.offsetAt({ line: params.range.start.line, character: 0 }), doc.offsetAt({ line: params.range.end.line + 1, character: 0 }));
   const hints = doc.format === "yaml" && lines.includes("{{");
-  if (!hints && !analysis.findings.some((f) => overlaps(f.range, params.range))) return [];
+  if (!hints && !analysis.findings.some((f) => overlaps(editorRange(analysis, f), params.range))) return [];
   return cachedDiagnostics(analysis).filter((d) => overlaps(d.range, params.range));
 }
 
@@ -256,13 +257,17 @@ function fixesFor(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
     if (edits && edits.length > 0) fixes.push({ title, edits, ...(preferred ? { preferred } : {}) });
   };
   const segments = data.segments;
+  // "Did you mean …" first: the names the runtime accepts here that are close to the one written.
+  const typos = typoFixes(analysis, data);
+  fixes.push(...typos);
   switch (data.code) {
     case "step.undeclared_dependency": {
       const step = data.step?.segments ?? stepPrefix(segments);
       const id = data.targetStepId;
       if (!step || typeof id !== "string") break;
       if (!needsToAdd(doc.value, step, id, { allowExternal: true }).add) break;
-      add(`Add "${id}" to the needs of ${stepName(data, step)}`, addNeedsEntries(doc, step, [id]), true);
+      // Beside a misspelt needs entry for the same step, adding the id is second best: it leaves the typo.
+      add(`Add "${id}" to the needs of ${stepName(data, step)}`, addNeedsEntries(doc, step, [id]), typos.length === 0);
       break;
     }
     case "lwir.output_ambiguous_for_multi_visit": {
@@ -314,7 +319,7 @@ function fixesFor(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
     case "model.disallowed":
     case "fixer.model.disallowed":
     case "tool.disallowed":
-      fixes.push(...permissionFixes(analysis, data));
+      fixes.push(...permissionFixes(analysis, data, new Set(typos.map((t) => t.title))));
       break;
     case YAML_UNQUOTED_TEMPLATE:
       break;
@@ -333,8 +338,60 @@ function stepName(data: LwirDiagnosticData, stepSegments: readonly PathSegment[]
   return id !== undefined ? `"${id}"` : "this step";
 }
 
+/**
+ * "Did you mean …" fixes for the finding a diagnostic is about. A `step.undeclared_dependency` caused by
+ * a misspelt needs entry of the same step (`needs: [classfy]` beside a read of `steps.classify`) gets
+ * the same fix as that entry's own finding: correct the entry.
+ */
+function typoFixes(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
+  const finding = analysis.findings.find((f) => f.code === data.code && f.path === data.path && sameDetails(f, data));
+  if (!finding) return [];
+  const target = { code: finding.code, path: finding.path };
+  const site = nameSiteOf(analysis, finding);
+  if (site) return typoTitles(analysis, site, nameFixes(analysis, site, target), data);
+  const id = data.targetStepId;
+  const step = data.step?.segments ?? stepPrefix(data.segments);
+  if (data.code !== "step.undeclared_dependency" || typeof id !== "string" || !step) return [];
+  const out: Fix[] = [];
+  for (const f of analysis.findings) {
+    if (f.code !== "step.missing_dependency" || f.details?.kind !== "needsEntry") continue;
+    const word = f.details.stepId;
+    if (!sameSegments(stepPrefix(f.segments) ?? [], step) || editDistance(word, id, maxDistance(word)) > maxDistance(word)) continue;
+    const entry = nameSiteOf(analysis, f);
+    if (!entry || !entry.candidates.includes(id)) continue;
+    const fixed = nameFixes(analysis, { ...entry, candidates: [id] }, target);
+    out.push(...typoTitles(analysis, entry, fixed, data));
+  }
+  return out.slice(0, 1);
+}
+
+/** Several findings can share a code and path (two references in one string, two targets of one decision): the one `data` is about. */
+function sameDetails(f: RangedFinding, data: LwirDiagnosticData): boolean {
+  const d = f.details;
+  switch (d?.kind) {
+    case "decisionTarget": return d.target === data.targetStepId;
+    case "reference": return data.reference === undefined || (d.start === data.reference.valueStart && d.stepId === data.reference.stepId);
+    case "needsEntry": return d.needsIndex === data.needsIndex;
+    default: return true;
+  }
+}
+
+/** The fixes of the suggestions, the nearest preferred when no other is as near. */
+function typoTitles(analysis: Analysis, site: NameSite, fixed: NameFix[], data: LwirDiagnosticData): Fix[] {
+  return fixed.map((s, i) => {
+    let title = site.what === "name" ? `Change "${site.word}" to "${s.name}"` : `Use the allowed ${site.what} "${s.name}"`;
+    const added = s.replacement.addedNeeds;
+    if (added.length > 0) {
+      const step = data.step?.segments ?? stepPrefix(data.segments);
+      title += ` and add ${added.map((a) => `"${a}"`).join(", ")} to the needs of ${step ? stepName(data, step) : "this step"}`;
+    }
+    const preferred = i === 0 && (fixed.length === 1 || fixed[1].distance > s.distance);
+    return { title, edits: s.replacement.edits, ...(preferred ? { preferred } : {}) };
+  });
+}
+
 /** Allow the model/tool in permissions (creating what is absent); or use one that is allowed. */
-function permissionFixes(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
+function permissionFixes(analysis: Analysis, data: LwirDiagnosticData, offered: ReadonlySet<string>): Fix[] {
   const doc = analysis.document;
   const root = doc.value;
   const name = typeof data.name === "string" ? data.name : valueAt(root, data.segments);
@@ -356,14 +413,17 @@ function permissionFixes(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
     }
   }
   const fixes: Fix[] = [];
-  // With alternatives on offer the name may be a typo: then no fix is clearly the right one.
+  // With alternatives on offer the name may be a typo: then no fix is clearly the right one. The
+  // close ones ("did you mean") come before this list (typoFixes); the others after "Allow".
   const alternatives = allowed.slice(0, 5);
   if (edits && edits.length > 0) {
     fixes.push({ title: `Allow ${what} "${name}" in permissions.${list}`, edits, ...(alternatives.length === 0 ? { preferred: true } : {}) });
   }
   for (const other of alternatives) {
+    const title = `Use the allowed ${what} "${other}"`;
+    if (offered.has(title)) continue;
     const e = setValue(doc, data.segments, other);
-    if (e) fixes.push({ title: `Use the allowed ${what} "${other}"`, edits: e });
+    if (e) fixes.push({ title, edits: e });
   }
   return fixes;
 }

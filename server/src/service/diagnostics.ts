@@ -18,6 +18,7 @@ import type { Analysis, RangedFinding } from "./analysis";
 import { spanInString } from "./stringSource";
 import { findInheritedCalls } from "./inheritedFunctions";
 import { levelOf, type NoticeSeverity, type RuleLevels } from "./rules";
+import { editorRange, messageWithSuggestion } from "./didYouMean";
 
 export const SOURCE = "lwir";
 /** Code of syntax errors (JSON or YAML): the document did not parse, so nothing was validated. */
@@ -168,14 +169,23 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
     } catch {
       // The extra data is a convenience: a surprise in an odd document must not cost the diagnostic.
     }
+    // The editor squiggles the misspelt name inside the finding's node and suggests a close one; the
+    // CLI keeps the node's range and the runtime's message (analysis.findings).
+    let range = finding.range;
     let message = finding.message;
+    try {
+      range = editorRange(analysis, finding);
+      message = messageWithSuggestion(analysis, finding);
+    } catch {
+      // as above: the finding as it is
+    }
     const hint = hints.find((h) => concerns(h.segments, finding.segments));
     if (hint) {
       data.unquotedTemplate = hint.template;
       message += ` YAML read the unquoted ${shorten(hint.template.text)} as a mapping, not as a string; put it in quotes.`;
     }
     const diagnostic: Diagnostic = {
-      range: finding.range,
+      range,
       severity: DiagnosticSeverity.Error,
       source: SOURCE,
       code: finding.code,
@@ -351,6 +361,9 @@ class FindingContext {
       case "name":
         data.name = d.name;
         data.permission = f.code === "tool.disallowed" ? "tools" : "models";
+        break;
+      case "decisionTarget":
+        data.targetStepId = d.target;
         break;
     }
     if (f.code === "schema.invalid") {

@@ -15,6 +15,7 @@ import { valueAt } from "../lwir/path";
 import type { PathSegment } from "../lwir/types";
 import { API_VERSION, END, KIND, isObject } from "../lwir/validate";
 import type { Analysis } from "./analysis";
+import { editorRange } from "./didYouMean";
 import { isMultiVisit, outputOf, stepAtPath, type StepFacts, type WorkflowFacts } from "./stepFacts";
 import {
   cachedSource,
@@ -41,10 +42,12 @@ export function provideHover(analysis: Analysis, position: Position): Hover | nu
   const parts: string[] = [];
   let findingRange: Range | undefined;
   for (const f of analysis.findings) {
-    if (!contains(f.range, position)) continue;
+    // Where the editor squiggles it: a misspelt name inside the finding's node (didYouMean.ts).
+    const at = editorRange(analysis, f);
+    if (!contains(at, position)) continue;
     const markdown = findingMarkdown(f.code);
     if (!parts.includes(markdown)) parts.push(markdown);
-    findingRange ??= f.range;
+    findingRange ??= at;
   }
   let range: Range | undefined;
   if (index) {
