@@ -395,7 +395,6 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     const ours = report(SYNTAX_ERROR);
     if (ours.parseErrors.length === 0) throw new Error(`the CLI reports no syntax error in ${SYNTAX_ERROR}`);
     await closeAll();
-    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: SYNTAX_ERROR }).first().waitFor();
     await wb.open(SYNTAX_ERROR);
     await page.locator(LWIR_STATUS, { hasText: /^\s*LWIR: not valid JSON\s*$/ }).waitFor();
     await wb.showProblems();
@@ -418,7 +417,6 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     writeFileSync(file(EMPTY_JSON), "");
     await closeAll();
     await wb.hidePanel();
-    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: EMPTY_JSON }).first().waitFor();
     await wb.open(EMPTY_JSON);
     await page.keyboard.type("{");
     // The server answers completion before it validates the change (outstandingRequests.ts): once the status
