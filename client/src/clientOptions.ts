@@ -1,7 +1,8 @@
 // What the Node and browser extensions share: which documents the server sees, and the client options.
-import type { LanguageClientOptions } from "vscode-languageclient";
+import type { LanguageClientOptions, Middleware } from "vscode-languageclient";
 import * as vscode from "vscode";
 import { SETTINGS_SECTION } from "../../server/src/protocol";
+import { BUILT_IN_JSON_EXTENSION, editorReportsJsonSyntax, withoutDuplicateSyntaxErrors } from "./jsonSyntaxErrors";
 
 export const CLIENT_ID = "lwir";
 export const CLIENT_NAME = "LWIR Language Server";
@@ -18,5 +19,34 @@ export function clientOptions(outputChannel: vscode.LogOutputChannel): LanguageC
     synchronize: { configurationSection: SETTINGS_SECTION },
     // Plain data: a WorkspaceConfiguration carries functions, which a web worker's postMessage cannot clone.
     initializationOptions: { settings: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration(SETTINGS_SECTION))) as unknown },
+    middleware: syntaxErrorMiddleware,
   };
 }
+
+/**
+ * Whether VS Code's own JSON support reports this document's syntax errors (jsonSyntaxErrors.ts): a
+ * json/jsonc document, the built-in JSON extension enabled and its validation on. Read at each report,
+ * so changing `json.validate.enable` applies from the next one.
+ */
+export function vsCodeReportsJsonSyntax(uri: vscode.Uri, languageId?: string): boolean {
+  const id = languageId ?? vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.languageId;
+  return editorReportsJsonSyntax(
+    id,
+    vscode.extensions.getExtension(BUILT_IN_JSON_EXTENSION) !== undefined,
+    vscode.workspace.getConfiguration("json", uri).get<boolean>("validate.enable", true),
+  );
+}
+
+/** Leaves our syntax errors out where VS Code reports them, whether the server pushes diagnostics or the client pulls them. */
+const syntaxErrorMiddleware: Middleware = {
+  handleDiagnostics(uri, diagnostics, next) {
+    next(uri, withoutDuplicateSyntaxErrors(diagnostics, vsCodeReportsJsonSyntax(uri)));
+  },
+  async provideDiagnostics(document, previousResultId, token, next) {
+    const report = await next(document, previousResultId, token);
+    if (!report || report.kind !== "full") return report;
+    const uri = document instanceof vscode.Uri ? document : document.uri;
+    const languageId = document instanceof vscode.Uri ? undefined : document.languageId;
+    return { ...report, items: withoutDuplicateSyntaxErrors(report.items, vsCodeReportsJsonSyntax(uri, languageId)) };
+  },
+};

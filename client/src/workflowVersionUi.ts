@@ -4,6 +4,7 @@
 // count). All of it asks the server's `lwir/workflowVersion` request; nothing is computed here.
 import * as vscode from "vscode";
 import type { BaseLanguageClient } from "vscode-languageclient";
+import { vsCodeReportsJsonSyntax } from "./clientOptions";
 import {
   ACTIVE_LWIR_CONTEXT, COPY_WORKFLOW_VERSION_COMMAND, SHOW_CANONICAL_JSON_COMMAND, SHOW_PROBLEMS_COMMAND, WORKFLOW_VERSION_REQUEST,
   type CopyWorkflowVersionArgs, type WorkflowVersionParams, type WorkflowVersionResult,
@@ -152,11 +153,12 @@ class WorkflowVersionStatus implements vscode.Disposable {
     if (generation !== this.generation) return;
     void vscode.commands.executeCommand("setContext", ACTIVE_LWIR_CONTEXT, result !== null);
     if (result === null) return void this.item.hide();
-    this.render(result);
+    this.render(result, doc !== undefined && vsCodeReportsJsonSyntax(doc.uri, doc.languageId));
     this.item.show();
   }
 
-  private render(result: WorkflowVersionResult): void {
+  /** `editorListsSyntaxErrors`: VS Code's JSON support lists them, not us (jsonSyntaxErrors.ts), maybe a different number. */
+  private render(result: WorkflowVersionResult, editorListsSyntaxErrors: boolean): void {
     const item = this.item;
     if (result.valid && result.id !== null) {
       const args: CopyWorkflowVersionArgs = { uri: result.uri, id: result.id };
@@ -167,6 +169,10 @@ class WorkflowVersionStatus implements vscode.Disposable {
       item.text = "$(warning) LWIR: not analysed";
       item.tooltip = whyNot(result);
       item.command = undefined;
+    } else if (editorListsSyntaxErrors && (result.syntaxErrors ?? 0) > 0) {
+      item.text = "$(error) LWIR: not valid JSON";
+      item.tooltip = "This LWIR document is not valid JSON: the Problems panel lists where (VS Code's JSON support finds the syntax errors). It has a WorkflowVersion once it is valid.\nClick to open the Problems panel";
+      item.command = { title: "Show problems", command: SHOW_PROBLEMS_COMMAND };
     } else {
       item.text = `$(error) LWIR: ${plural(result.problems, "problem")}`;
       item.tooltip = `${whyNot(result)}\nClick to open the Problems panel`;

@@ -7,6 +7,11 @@
 /** The configuration section of our settings (`lwir.validation.enable`, …): the server asks for it, the client syncs it. */
 export const SETTINGS_SECTION = "lwir";
 
+/** The `source` of our diagnostics. */
+export const DIAGNOSTIC_SOURCE = "lwir";
+/** Code of syntax errors (JSON or YAML): the document did not parse, so nothing was validated. */
+export const PARSE_CODE = "parse";
+
 /** Custom request: `WorkflowVersionParams` → `WorkflowVersionResult | null` (null: not an open LWIR document). */
 export const WORKFLOW_VERSION_REQUEST = "lwir/workflowVersion";
 
@@ -26,6 +31,8 @@ export interface WorkflowVersionResult {
   hash: string | null;
   /** Syntax errors plus findings (0 when valid). */
   problems: number;
+  /** How many of `problems` are syntax errors (then there are no findings: nothing was validated); absent when none. */
+  syntaxErrors?: number;
   /** The document is above `lwir.maxFileSize`, so it was not analysed. */
   tooLarge?: boolean;
   /** When asked for: the canonical JSON the hash is taken of (catalog 6.1); absent when the value has none (it does not parse, or is not hashable). */

@@ -175,6 +175,74 @@ describe("completion over LSP", () => {
   }
 });
 
+// service/completion.ts CompletionTrigger: a list the editor opens by itself on a trigger character is
+// answered in JSON only inside `{{ }}` (else the natural Enter after `{` would accept an item); asked
+// for (Invoked), everything; YAML answers its trigger characters as before.
+describe("LSP: completion opened by a trigger character", () => {
+  let client: LspClient;
+  before(async () => { client = await LspClient.start({ initializationOptions: { settings: { validation: { delay: 0 } } } }); });
+  after(() => client.stop());
+
+  const ask = (uri: string, position: { line: number; character: number }, context: { triggerKind: number; triggerCharacter?: string }) =>
+    client.request<CompletionList | CompletionItem[] | null>("textDocument/completion", { textDocument: { uri }, position, context });
+  const TYPED = (triggerCharacter: string) => ({ triggerKind: 2, triggerCharacter });
+  const INVOKED = { triggerKind: 1 };
+
+  test("JSON: `{` typed in an empty document answers nothing; Ctrl+Space (Invoked) answers the top-level keys", async () => {
+    const uri = uriOf("trigger-empty", "json");
+    client.open(uri, "{");
+    const at = { line: 0, character: 1 };
+    assert.deepEqual(labels(await ask(uri, at, TYPED("{"))), []);
+    const invoked = labels(await ask(uri, at, INVOKED));
+    assert.ok(invoked.includes("apiVersion") && invoked.includes("steps"), `Invoked: ${invoked.join(", ")}`);
+    // a request without context (older clients) is asked for too
+    assert.deepEqual(labels(await client.request<CompletionList | null>("textDocument/completion", { textDocument: { uri }, position: at })), invoked);
+    client.close(uri);
+  });
+
+  test("JSON: `{` and `\"` typed in the steps list answer nothing; Invoked answers the step snippets and keys", async () => {
+    const base = render(workflow(), "json");
+    const newStep = base.slice(0, base.lastIndexOf("}\n  ]")) + "},\n    {|\n  ]\n}\n";
+    const uri = uriOf("trigger-step", "json");
+    const c = cursor(newStep);
+    client.open(uri, c.text);
+    assert.deepEqual(labels(await ask(uri, c.position, TYPED("{"))), []);
+    assert.ok(labels(await ask(uri, c.position, INVOKED)).includes("uses"));
+    const quoted = cursor(newStep.replace("{|", '{"|"'));
+    client.change(uri, 2, [{ text: quoted.text }]);
+    assert.deepEqual(labels(await ask(uri, quoted.position, TYPED('"'))), []);
+    assert.ok(labels(await ask(uri, quoted.position, INVOKED)).includes("uses"));
+    client.close(uri);
+  });
+
+  for (const format of ["json", "yaml"] as const) {
+    test(`${format}: typed inside \`{{\` (the second \`{\`, a \`.\`, a space) answers the expression's items`, async () => {
+      const doc = workflow();
+      doc.steps[4].with.prompt = "Report {{|";
+      const c = cursor(render(doc, format));
+      const uri = uriOf("trigger-template", format);
+      client.open(uri, c.text);
+      const roots = labels(await ask(uri, c.position, TYPED("{")));
+      assert.ok(roots.includes("steps") && roots.includes("input"), `after {{: ${roots.join(", ")}`);
+      client.change(uri, 2, [{ text: c.text.replace("Report {{", "Report {{ steps.") }]);
+      const dot = { line: c.position.line, character: c.position.character + " steps.".length };
+      assert.deepEqual(labels(await ask(uri, dot, TYPED("."))).sort(), ["check", "draft", "load", "route"]);
+      client.change(uri, 3, [{ text: c.text.replace("Report {{", "Report {{ ") }]);
+      const space = { line: c.position.line, character: c.position.character + 1 };
+      assert.ok(labels(await ask(uri, space, TYPED(" "))).includes("steps"));
+      client.close(uri);
+    });
+  }
+
+  test("YAML: `-` typed for a new step still answers the step snippets", async () => {
+    const c = cursor(render(workflow(), "yaml") + "  -|");
+    const uri = uriOf("trigger-dash", "yaml");
+    client.open(uri, c.text);
+    assert.ok(labels(await ask(uri, c.position, TYPED("-"))).includes("ai.generate step"));
+    client.close(uri);
+  });
+});
+
 // Requests first (server/src/lsp/outstandingRequests.ts): with validation at once (delay 0), the change and a
 // completion request arriving together must not queue the completion behind the change's validation.
 describe("LSP: completion typed with a change is answered before that change is validated", () => {

@@ -358,6 +358,8 @@ describe("WorkflowVersion", () => {
       const broken = workflowVersionInfo(analyzeText(format === "json" ? "{" : "a: [", format), URI, true);
       assert.equal(broken.canonicalJson, undefined);
       assert.equal(broken.valid, false);
+      assert.ok(broken.problems > 0);
+      assert.equal(broken.syntaxErrors, broken.problems, "a document that does not parse: its problems are syntax errors");
     });
   }
 

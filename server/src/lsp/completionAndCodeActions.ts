@@ -5,6 +5,7 @@ import {
   CodeActionRequest,
   CompletionRequest,
   CompletionResolveRequest,
+  CompletionTriggerKind,
   ErrorCodes,
   ResponseError,
   type CompletionParams,
@@ -22,7 +23,7 @@ import type { ServerParts } from "./serverParts";
 export const COMPLETION_TRIGGER_CHARACTERS = [".", "{", '"', " ", "[", "'", ":", "-"];
 
 /** Registers the handlers; returns the capabilities to announce for a client. */
-export function registerCompletionAndCodeActions({ connection, documents, workspace, settings, session, client }: ServerParts): (client: ClientSupport) => ServerCapabilities {
+export function registerCompletionAndCodeActions({ connection, documents, workspace, session, client }: ServerParts): (client: ClientSupport) => ServerCapabilities {
   const completionDocumentation = new CompletionDocumentation();
 
   connection.onRequest(CompletionRequest.type, session.documentRequest("completion", (params: CompletionParams) => {
@@ -30,6 +31,8 @@ export function registerCompletionAndCodeActions({ connection, documents, worksp
     const state = workspace.getState(uri);
     if (state?.kind !== "lwir") return null; // not LWIR (or too large): leave the answer to other extensions
     const wire = client().completionWire;
+    // Opened by the editor itself on a trigger character (completion.ts CompletionTrigger: JSON then answers inside `{{ }}` only)
+    const trigger = { typed: params.context?.triggerKind === CompletionTriggerKind.TriggerCharacter };
     // Right after an edit the new version is not analysed yet: answer from its text and the last good
     // analysis rather than wait for a full parse (the next validation analyses it anyway).
     const current = workspace.peekAnalysis(uri);
@@ -37,12 +40,12 @@ export function registerCompletionAndCodeActions({ connection, documents, worksp
     if (!current && lastGood) {
       const document = documents.get(uri)!;
       // JSON: the step around the cursor, without building the new text, where that suffices
-      const near = document instanceof LazyTextDocument ? provideCompletionNearCursor(document, lastGood, params.position) : undefined;
-      return completionDocumentation.compact(near ?? provideCompletionFromText(document.getText(), state.format, lastGood, params.position), wire);
+      const near = document instanceof LazyTextDocument ? provideCompletionNearCursor(document, lastGood, params.position, trigger) : undefined;
+      return completionDocumentation.compact(near ?? provideCompletionFromText(document.getText(), state.format, lastGood, params.position, trigger), wire);
     }
     const analysis = current ?? workspace.getAnalysis(uri);
     if (!analysis) return null;
-    return completionDocumentation.compact(provideCompletion(analysis, lastGood, params.position, settings.current), wire);
+    return completionDocumentation.compact(provideCompletion(analysis, lastGood, params.position, trigger), wire);
   }, needsPosition));
 
   // Documentation left off long lists (service/completionList.ts), given when the client shows an item.

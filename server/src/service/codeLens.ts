@@ -21,6 +21,7 @@ export function workflowVersionInfo(analysis: Analysis, uri: string, withCanonic
     problems: problemCount(analysis),
   };
   const doc = analysis.document;
+  if (doc.parseErrors.length > 0) result.syntaxErrors = doc.parseErrors.length;
   if (withCanonicalJson && doc.parseErrors.length === 0 && !doc.tooDeep) {
     try {
       result.canonicalJson = canonicalJson(doc.value);

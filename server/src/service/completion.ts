@@ -93,20 +93,32 @@ import {
 import { stepWindow } from "./completionStepWindow";
 import { doubleQuotedInner, quoteYaml, singleQuotedInner, yamlScalar } from "../document/yamlQuote";
 
+/**
+ * How the client came to ask. `typed`: the editor opened the list by itself on a trigger character
+ * (LSP `CompletionTriggerKind.TriggerCharacter`). In JSON such a list is answered only inside `{{ }}`:
+ * after `{`, `"`, `:` or `[` the next key a user presses is usually Enter, which would accept the first
+ * item (a whole `{"apiVersion": …}` on one line). Asked for (Ctrl+Space, or the editor's suggestions
+ * while a word is typed), JSON gets everything. YAML's trigger characters (`:`, space, `-`) are followed
+ * by a space or a word, not by Enter, so YAML answers them as before.
+ */
+export interface CompletionTrigger {
+  typed?: boolean;
+}
+
 /** Completion for a document whose current analysis the caller has (maybe freshly parsed). */
-export function provideCompletion(current: Analysis, lastGood: Analysis | undefined, position: Position, _settings?: unknown): CompletionList {
+export function provideCompletion(current: Analysis, lastGood: Analysis | undefined, position: Position, trigger: CompletionTrigger = {}): CompletionList {
   const doc = current.document;
   const parsed = doc.parseErrors.length === 0 && !doc.tooDeep && doc.value !== undefined;
   const source = parsed ? current : lastGood ?? current;
-  return complete(doc.text, doc.format, source, position, doc.offsetAt(position));
+  return complete(doc.text, doc.format, source, position, doc.offsetAt(position), undefined, trigger);
 }
 
 /**
  * Completion from the current text and the last analysis (of an earlier version, or undefined),
  * without parsing the text: what the cursor is on comes from the text, the facts from `analysis`.
  */
-export function provideCompletionFromText(text: string, format: Format, analysis: Analysis | undefined, position: Position): CompletionList {
-  return complete(text, format, analysis, position, offsetOf(text, position));
+export function provideCompletionFromText(text: string, format: Format, analysis: Analysis | undefined, position: Position, trigger: CompletionTrigger = {}): CompletionList {
+  return complete(text, format, analysis, position, offsetOf(text, position), undefined, trigger);
 }
 
 const EMPTY: CompletionList = { isIncomplete: false, items: [] };
@@ -130,7 +142,7 @@ const STRUCTURAL = /["{}[\]\\\r\n]/;
  * that could change its structure. The answer is the one from the whole text, without building the
  * whole text (an O(n) copy for each edit of a large document). Undefined where that does not hold.
  */
-export function provideCompletionNearCursor(edited: EditedText, analysis: Analysis, position: Position): CompletionList | undefined {
+export function provideCompletionNearCursor(edited: EditedText, analysis: Analysis, position: Position, trigger: CompletionTrigger = {}): CompletionList | undefined {
   const doc = analysis.document;
   if (doc.format !== "json" || doc.parseErrors.length > 0 || doc.tooDeep) return undefined;
   const change = edited.changeSince(doc.text);
@@ -160,7 +172,7 @@ export function provideCompletionNearCursor(edited: EditedText, analysis: Analys
   };
   // the indent unit from the first lines of the document, the line breaks from the analysed text (the edit typed none)
   const head = edited.slice(0, edited.offsetAt({ line: INDENT_SAMPLE_LINES, character: 0 }));
-  return complete(text, "json", analysis, position, at, { sync, unit: indentUnit(head), crlf: () => doc.text.includes("\r\n") });
+  return complete(text, "json", analysis, position, at, { sync, unit: indentUnit(head), crlf: () => doc.text.includes("\r\n") }, trigger);
 }
 
 /**
@@ -205,13 +217,14 @@ function stepAround(doc: LwirDocument, q: number): { path: PathSegment[]; loc: {
 function complete(
   text: string, format: Format, analysis: Analysis | undefined, requested: Position, offset: number,
   near?: { sync: SyncPoint; unit: number; crlf: () => boolean },
+  trigger: CompletionTrigger = {},
 ): CompletionList {
   const position = positionInside(text, requested, offset);
   const cursor = cursorAt(text, format, offset, near ? near.sync : analysis ? syncPoint(analysis.document, text, offset) : undefined);
   if (!cursor) return EMPTY;
   const source = cursor.token && isOpenString(cursor.token) && !parsedAs(analysis, text) ? closedStringAnalysis(text, format, cursor.token) ?? analysis : analysis;
   const facts = source ? factsOf(source) : undefined;
-  const c = new Completer(text, format, cursor, facts, position, near?.unit);
+  const c = new Completer(text, format, cursor, facts, position, near?.unit, trigger.typed === true && format === "json");
   c.run();
   const multiLine = (e: TextEdit | undefined) => e !== undefined && e.newText.includes("\n");
   const anyMultiLine = c.items.some((item) => multiLine(item.textEdit as TextEdit | undefined) || item.additionalTextEdits?.some(multiLine));
@@ -316,6 +329,8 @@ class Completer {
     private readonly facts: WorkflowFacts | undefined,
     position: Position,
     unit?: number,
+    /** Answer inside a `{{ }}` template only (CompletionTrigger). */
+    private readonly templatesOnly = false,
   ) {
     this.pos = Positioner.at(text, position, cursor.offset);
     this.unitCache = unit;
@@ -356,6 +371,7 @@ class Completer {
     }
     const step = this.stepContext(path, kind);
     if (kind === "value" && cur.token && this.expression(step)) return;
+    if (this.templatesOnly) return;
     if (kind === "value") {
       this.values(path, step, yamlItem);
       if (cur.maybeKey && step && step.rest.length === 0 && this.isStepList(path.slice(0, -1))) this.keys(path, step);

@@ -20,9 +20,10 @@ import { findInheritedCalls } from "./inheritedFunctions";
 import { levelOf, type NoticeSeverity, type RuleLevels } from "./rules";
 import { editorRange, messageWithSuggestion } from "./didYouMean";
 
-export const SOURCE = "lwir";
-/** Code of syntax errors (JSON or YAML): the document did not parse, so nothing was validated. */
-export const PARSE_CODE = "parse";
+import { DIAGNOSTIC_SOURCE, PARSE_CODE } from "../protocol";
+
+export const SOURCE = DIAGNOSTIC_SOURCE;
+export { PARSE_CODE };
 /** A parser warning on text the runtime accepts (e.g. an unresolved YAML tag). Never a finding. */
 export const PARSE_WARNING_CODE = "lwir.parse_warning";
 /** Editor-only hint: YAML read an unquoted `{{ … }}` as a flow mapping. Never a finding. */

@@ -3,7 +3,7 @@
 // (`lwir validate --format json`, the same analysis) reports for the same file, read from the workspace
 // copy at that moment. Every wait is on UI state (a selector, a status bar text, a file on disk).
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { parse as parseYaml } from "yaml";
@@ -14,6 +14,9 @@ const BROKEN = "broken-review.lwir.yaml";
 const VALID = "release-notes.lwir.json";
 const NESTED = "support-triage.lwir.yaml";
 const NEW_ID = "critique";
+/** Written into the workspace by the JSON checks: a missing comma, and an empty LWIR JSON file to type into. */
+const SYNTAX_ERROR = "syntax-error.lwir.json";
+const EMPTY_JSON = "typing.lwir.json";
 
 /** The screenshots a passing run produces (copied to docs/images with --screenshots). */
 export const SCREENSHOT_NAMES = [
@@ -375,6 +378,62 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await outline.locator(".monaco-list-row.focused", { has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRe(parallel.id)}$`) }) }).first().waitFor();
     await page.mouse.move(NEUTRAL.x, NEUTRAL.y);
     await wb.screenshot("outline.png");
+  });
+
+  // ---- JSON editing: VS Code's own JSON support runs beside ours ----------------------------------------
+  const closeAll = async () => {
+    await wb.escape();
+    if ((await page.locator(".tab").count()) > 0 && (await page.locator(".tab.dirty").count()) === 0) {
+      await wb.command("View: Close All Editors");
+      await page.locator(".tab").first().waitFor({ state: "detached" });
+    }
+  };
+
+  await run("a JSON syntax error is listed once in the Problems panel (VS Code's JSON support, not ours too); the status bar says not valid JSON", async () => {
+    const text = '{\n  "apiVersion": "littleworkflow.dev/v0.1",\n  "kind": "Workflow"\n  "metadata": {"name": "broken"},\n  "steps": []\n}\n';
+    writeFileSync(file(SYNTAX_ERROR), text);
+    const ours = report(SYNTAX_ERROR);
+    if (ours.parseErrors.length === 0) throw new Error(`the CLI reports no syntax error in ${SYNTAX_ERROR}`);
+    await closeAll();
+    await wb.open(SYNTAX_ERROR);
+    await page.locator(LWIR_STATUS, { hasText: /^\s*LWIR: not valid JSON\s*$/ }).waitFor();
+    await wb.showProblems();
+    // one row, at the line of the missing comma, from VS Code's JSON support
+    const line = ours.parseErrors[0].range.start.line + 1;
+    const once = (expectedLine) => {
+      const rows = [...document.querySelectorAll(".markers-panel .monaco-list-row")].filter((r) => r.querySelector(".marker-icon"));
+      return rows.length === 1 && new RegExp(`\\[Ln ${expectedLine}, Col \\d+\\]`).test(rows[0].querySelector(".marker-line")?.textContent ?? "")
+        && (rows[0].querySelector(".marker-source")?.textContent ?? "").trim() !== "lwir";
+    };
+    try {
+      await page.waitForFunction(once, line);
+    } catch (e) {
+      throw new Error(`the Problems panel should list one syntax error on line ${line}, not from lwir; it lists ${json(await page.evaluate(problemRows))} (${e.message.split("\n")[0]})`);
+    }
+    await closeAll();
+  });
+
+  await run("typing `{` into an empty LWIR JSON file opens no suggestions; Enter then inserts a line break; Ctrl+Space still suggests", async () => {
+    writeFileSync(file(EMPTY_JSON), "");
+    await closeAll();
+    await wb.hidePanel();
+    await wb.open(EMPTY_JSON);
+    await page.keyboard.type("{");
+    // The server answers completion before it validates the change (outstandingRequests.ts): once the status
+    // bar shows the problems of `{}`, the answer to the `{` has come back.
+    await page.locator(LWIR_STATUS, { hasText: /^\s*LWIR: \d+ problems?\s*$/ }).waitFor();
+    if (await page.locator(".suggest-widget.visible").count()) throw new Error(`typing { opened the suggest widget: ${json(await page.evaluate(suggestLabels))}`);
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Control+s");
+    await page.locator(".tab.active.dirty").waitFor({ state: "detached" });
+    const saved = await waitForFile(file(EMPTY_JSON), (t) => t.length > 0, "the typed document");
+    if (!/^\{\s*\}\s*$/.test(saved)) throw new Error(`after { and Enter the file holds ${json(saved)}`);
+    // explicitly asked for, inside the braces: the top-level keys
+    await wb.goto(2, 1);
+    await page.keyboard.press("End");
+    await page.keyboard.press("Control+Space");
+    await page.waitForFunction(() => [...document.querySelectorAll(".suggest-widget.visible .monaco-list-row .label-name")].some((e) => e.textContent.trim() === "apiVersion"));
+    await wb.escape();
   });
   return true;
 }
