@@ -267,6 +267,23 @@ describe("lwir.invalid_cycle: Remove needs entry", () => {
       assert.notEqual(r[0].isPreferred, true);
     });
 
+    test(`an entry whose removal would leave a second final step is not offered (re-validated) (${format})`, () => {
+      // a ⇄ b, c needs b; nobody reads anyone. Without b's need of a, a would be a final step beside c.
+      const doc = withSteps([
+        toolStep("a", { needs: ["b"] }),
+        toolStep("b", { needs: ["a"] }),
+        reader("c", "{{ input.topic }}", { needs: ["b"] }),
+      ]);
+      const s = setup(render(doc, format), format);
+      const { actions } = cycleActions(s);
+      assert.deepEqual(titles(actions), ['Remove needs entry "b" from step "a"']);
+      applyAndCheck(s, actions[0]);
+      // the premise: the other removal does trade the cycle for terminal.ambiguous
+      const other = structuredClone(doc);
+      other.steps[1].needs = [];
+      assert.deepEqual(analyzeText(render(other, format), format).findings.map((f) => f.code), ["terminal.ambiguous"]);
+    });
+
     test(`a lastOutput read the loop allowed keeps its entry (${format})`, () => {
       const doc = withSteps([reader("a", "{{ steps.b.lastOutput }}", { needs: ["b"] }), reader("b", "{{ steps.a.lastOutput }}", { needs: ["a"] })]);
       assert.deepEqual(cycleActions(setup(render(doc, format), format)).actions, []);

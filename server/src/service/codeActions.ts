@@ -416,8 +416,12 @@ function cycleFix(analysis: Analysis, data: LwirDiagnosticData): [string, Offset
   return [`Set maxVisits: 2 on ${names}${rewrites.length > 0 ? " and read their lastOutput" : ""}`, edits];
 }
 
-/** At most this many re-validations per cycle finding, and this many removal fixes: a light bulb, not a report. */
-const REMOVAL_CHECKS = 8;
+/**
+ * Per cycle finding, at most this many edges are tried on the graph and re-validated, and this many
+ * removal fixes offered: a light bulb, not a report (a 3,000-step loop has 3,000 edges).
+ */
+const REMOVAL_GRAPH_CHECKS = 32;
+const REMOVAL_CHECKS = 6;
 const REMOVAL_FIXES = 4;
 
 const removalCache = new WeakMap<Analysis, Map<string, Fix[]>>();
@@ -466,17 +470,21 @@ function computeRemovals(analysis: Analysis, listSegments: PathSegment[], member
     for (const r of routes) { const [a, b] = r.split(" ").map(Number); graph[a].push(b); }
     return graph;
   };
+  const breaks = (e: { from: number; to: number }) => { const g = graphWithout(e); return !stronglyConnected(g).some((c) => isCycle(g, c)); };
   const candidates = needsEdges
     .filter((e) => !routes.has(`${e.from} ${e.to}`)) // the route keeps the edge
-    .filter((e) => { const g = graphWithout(e); return !stronglyConnected(g).some((c) => isCycle(g, c)); })
-    .map((e) => ({ ...e, closes: position(e.from) >= position(e.to) }))
-    .sort((a, b) => Number(b.closes) - Number(a.closes) || position(a.to) - position(b.to) || position(a.from) - position(b.from));
+    .map((e) => ({ edge: e, closes: position(e.from) >= position(e.to) }))
+    .sort((a, b) => Number(b.closes) - Number(a.closes) || position(a.edge.to) - position(b.edge.to) || position(a.edge.from) - position(b.edge.from))
+    .slice(0, REMOVAL_GRAPH_CHECKS)
+    .filter((c) => breaks(c.edge))
+    .map((c) => c.edge);
 
   const keyOf = (f: { code: string; message: string }) => f.code + "\u0000" + f.message;
   const before = new Map<string, number>();
   for (const f of analysis.findings) before.set(keyOf(f), (before.get(keyOf(f)) ?? 0) + 1);
   const fixes: Fix[] = [];
-  for (const e of candidates.slice(0, REMOVAL_CHECKS)) {
+  const checkable = candidates.filter((e) => !readsStep(members[e.to].segments, steps[e.to], steps[e.from].id as string));
+  for (const e of checkable.slice(0, REMOVAL_CHECKS)) {
     if (fixes.length >= REMOVAL_FIXES) break;
     const need = steps[e.from].id as string;
     const reader = members[e.to];
@@ -493,6 +501,18 @@ function computeRemovals(analysis: Analysis, listSegments: PathSegment[], member
     fixes.push({ title: `Remove needs entry "${need}" from step "${String(steps[e.to].id)}"`, edits });
   }
   return fixes;
+}
+
+/**
+ * Does the step read `steps.<id>` in `with` or `input`? Then its needs entry is wanted (or only a loop
+ * excuses its absence): removing it would add a finding, so no re-validation is spent on it.
+ */
+function readsStep(segments: PathSegment[], step: Record<string, unknown>, id: string): boolean {
+  let found = false;
+  for (const part of ["with", "input"] as const) {
+    forEachStepString(step[part], [...segments, part], (value) => { if (!found && stepReferencesOf(value).some((r) => r.stepId === id)) found = true; });
+  }
+  return found;
 }
 
 /** The document value with one step's needs replaced: containers on the path copied, the rest shared. */
