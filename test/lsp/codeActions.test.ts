@@ -183,6 +183,28 @@ describe("code actions over LSP (push diagnostics)", () => {
     });
   }
 
+  for (const format of ["json", "yaml"] as Format[]) {
+    test(`${format}: a cycle is squiggled on the needs entry closing it; removing the entry clears it`, async () => {
+      const uri = fileUri(`fix-cycle.lwir.${format}`);
+      // a needs b, which reads a and needs it: a's entry closes the loop, and it is the one that may go
+      const doc = withSteps([aiStep("a", { needs: ["b"] }), aiStep("b", { needs: ["a"], with: { model: "model-a", prompt: "{{ steps.a.output }}" } })]);
+      const text = render(doc, format);
+      client.open(uri, text);
+      const first = await client.waitForDiagnostics(uri, { version: 1 });
+      const [diagnostic] = ofCode(first.diagnostics, "lwir.invalid_cycle");
+      assert.ok(diagnostic, first.diagnostics.map((d) => d.code).join(", "));
+      const line = text.split("\n")[diagnostic.range.start.line];
+      assert.equal(line.slice(diagnostic.range.start.character, diagnostic.range.end.character), format === "json" ? '"b"' : "b");
+      const actions = await codeActions(client, uri, diagnostic);
+      assert.deepEqual(actions.map((a) => a.title), ['Remove needs entry "b" from step "a"']);
+      assert.equal(actions[0].isPreferred, true);
+      const version = applyEdit(client, uri, actions[0]);
+      const next = await client.waitForDiagnostics(uri, { version });
+      assert.deepEqual(next.diagnostics, [], JSON.stringify(next.diagnostics));
+      client.close(uri);
+    });
+  }
+
   test("a diagnostic from an older version gets no fix", async () => {
     const uri = fileUri("fix-stale.lwir.json");
     client.open(uri, render(undeclared(), "json"));

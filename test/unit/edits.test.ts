@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { parseDocument } from "../../server/src/document/document";
 import type { PathSegment } from "../../server/src/lwir/types";
 import {
-  type Json, type OffsetEdit, addNeedsEntries, addProperty, appendToArray, applyEdits, quoteYamlText, removeProperty,
+  type Json, type OffsetEdit, addNeedsEntries, addProperty, appendToArray, applyEdits, quoteYamlText, removeArrayElements, removeProperty,
   replaceInString, setProperty, setValue,
 } from "../../server/src/service/edits";
 
@@ -280,4 +280,40 @@ describe("round-trip property: random edits on generated shapes", () => {
       });
     }
   }
+});
+
+describe("removeArrayElements", () => {
+  const needs: PathSegment[] = ["steps", 0, "needs"];
+  const drop = (indexes: number[]) => (v: any) => { at(v, needs).splice(0, Infinity, ...at(v, needs).filter((_: unknown, i: number) => !indexes.includes(i))); };
+
+  test("JSON one per line: first, middle, last, a trailing run, all", () => {
+    const text = '{\n  "steps": [\n    {\n      "id": "c",\n      "needs": [\n        "a",\n        "b",\n        "d"\n      ]\n    }\n  ]\n}\n';
+    const lines = (...ids: string[]) => '{\n  "steps": [\n    {\n      "id": "c",\n      "needs": [' + (ids.length ? "\n" + ids.map((i) => `        "${i}"`).join(",\n") + "\n      " : "") + ']\n    }\n  ]\n}\n';
+    check("json", text, (d) => removeArrayElements(d, needs, [0]), lines("b", "d"), drop([0]));
+    check("json", text, (d) => removeArrayElements(d, needs, [1]), lines("a", "d"), drop([1]));
+    check("json", text, (d) => removeArrayElements(d, needs, [2]), lines("a", "b"), drop([2]));
+    check("json", text, (d) => removeArrayElements(d, needs, [1, 2]), lines("a"), drop([1, 2]));
+    check("json", text, (d) => removeArrayElements(d, needs, [0, 2]), lines("b"), drop([0, 2]));
+    check("json", text, (d) => removeArrayElements(d, needs, [0, 1, 2]), lines(), drop([0, 1, 2]));
+  });
+
+  test("YAML flow: the commas and spaces between stay as written", () => {
+    const text = "steps:\n  - id: c\n    needs: [a, b, d]\n";
+    check("yaml", text, (d) => removeArrayElements(d, needs, [0]), "steps:\n  - id: c\n    needs: [b, d]\n", drop([0]));
+    check("yaml", text, (d) => removeArrayElements(d, needs, [2]), "steps:\n  - id: c\n    needs: [a, b]\n", drop([2]));
+    check("yaml", text, (d) => removeArrayElements(d, needs, [0, 1, 2]), "steps:\n  - id: c\n    needs: []\n", drop([0, 1, 2]));
+  });
+
+  test("YAML block: whole lines; the last entry leaves []", () => {
+    const text = "steps:\n  - id: c\n    needs:\n      - a\n      - b # why\n    uses: x\n";
+    check("yaml", text, (d) => removeArrayElements(d, needs, [1]), "steps:\n  - id: c\n    needs:\n      - a\n    uses: x\n", drop([1]));
+    check("yaml", text, (d) => removeArrayElements(d, needs, [0, 1]), "steps:\n  - id: c\n    needs: []\n    uses: x\n", drop([0, 1]));
+    check("yaml", "steps:\n  - id: c\n    needs:\n    - a\n", (d) => removeArrayElements(d, needs, [0]), "steps:\n  - id: c\n    needs: []\n", drop([0]));
+  });
+
+  test("refuses what it cannot edit safely: an index out of range, an alias, not an array", () => {
+    refuse("yaml", "steps:\n  - id: c\n    needs: [a]\n", (d) => removeArrayElements(d, needs, [3]));
+    refuse("yaml", "x: &n [a, b]\nsteps:\n  - id: c\n    needs: *n\n", (d) => removeArrayElements(d, needs, [0]));
+    refuse("json", '{"steps": [{"id": "c", "needs": "a"}]}', (d) => removeArrayElements(d, needs, [0]));
+  });
 });

@@ -80,3 +80,42 @@ export function reaches(graph: Graph, from: number, to: number): boolean {
   }
   return false;
 }
+
+/**
+ * Breadth-first from `from`: for each node reached by at least one edge, the node before it on a
+ * shortest path (`from` itself when it is reached again, -1 when never). Walking back from a node gives
+ * the shortest path to it.
+ */
+export function shortestPathParents(graph: Graph, from: number): Int32Array {
+  const parent = new Int32Array(graph.length).fill(-1);
+  const queue: number[] = [from];
+  let fromReached = false;
+  for (let head = 0; head < queue.length; head++) {
+    const v = queue[head];
+    for (const w of graph[v]) {
+      if (w === from) {
+        if (!fromReached) { fromReached = true; parent[from] = v; }
+        continue;
+      }
+      if (parent[w] !== -1) continue;
+      parent[w] = v;
+      queue.push(w);
+    }
+  }
+  return parent;
+}
+
+/** The nodes of a shortest path from `from` to `to` (both included), from shortestPathParents(graph, from); undefined when `to` is not reached. */
+export function pathTo(parent: Int32Array, from: number, to: number): number[] | undefined {
+  if (parent[to] === -1) return undefined;
+  const path = [to];
+  let v = parent[to];
+  // at most one step per node: `from` reached again ends the walk
+  while (v !== from && path.length <= parent.length) {
+    path.push(v);
+    v = parent[v];
+    if (v === -1) return undefined;
+  }
+  path.push(from);
+  return path.reverse();
+}

@@ -13,25 +13,25 @@ import {
   type TextEdit,
 } from "vscode-languageserver-types";
 import type { PathSegment } from "../lwir/types";
-import { API_VERSION, KIND, decisionTargets, isObject, validNeeds, visitsEnoughForCycle } from "../lwir/validate";
+import { API_VERSION, KIND, decisionTargets, isObject, validNeeds, validateLwir, visitsEnoughForCycle } from "../lwir/validate";
 import { inferNeeds, needsToAdd } from "../lwir/needs";
 import { isCycle, stronglyConnected, type Graph } from "../lwir/graph";
 import type { Analysis, RangedFinding } from "./analysis";
 import {
-  PARSE_CODE, SOURCE, YAML_UNQUOTED_TEMPLATE, stepPrefix, toDiagnostics, type LwirDiagnosticData,
+  PARSE_CODE, SOURCE, YAML_UNQUOTED_TEMPLATE, editorRange, stepPrefix, toDiagnostics, type LwirDiagnosticData,
 } from "./diagnostics";
 import type { ParseValue } from "../document/types";
 import { parseYaml } from "../document/yaml";
 import { quoteYaml } from "../document/yamlQuote";
 import {
   type EditableDocument, type OffsetEdit,
-  addNeedsEntries, addProperty, appendToArray, applyEdits, quoteYamlText, removeProperty, replaceInString, setProperty, setValue,
+  addNeedsEntries, addProperty, appendToArray, applyEdits, quoteYamlText, removeArrayElements, removeProperty, replaceInString, setProperty, setValue,
 } from "./edits";
 import { stepReferencesOf } from "../lwir/expressions";
 import { factsOf } from "./stepFacts";
 import { spanInString } from "./stringSource";
 import { FIX_ALL_KIND } from "../protocol";
-import { editDistance, editorRange, maxDistance, nameFixes, nameSiteOf, type NameFix, type NameSite } from "./didYouMean";
+import { editDistance, maxDistance, nameFixes, nameSiteOf, type NameFix, type NameSite } from "./didYouMean";
 
 export const FIX_ALL_TITLE = "Add all missing needs entries";
 
@@ -213,6 +213,7 @@ function ourDiagnostics(analysis: Analysis, params: CodeActionRequest): Diagnost
   const doc = analysis.document;
   const lines = doc.text.slice(doc.offsetAt({ line: params.range.start.line, character: 0 }), doc.offsetAt({ line: params.range.end.line + 1, character: 0 }));
   const hints = doc.format === "yaml" && lines.includes("{{");
+  // (A cycle's diagnostic sits on the needs entry closing it, and a misspelt name's on the name: see editorRange.)
   if (!hints && !analysis.findings.some((f) => overlaps(editorRange(analysis, f), params.range))) return [];
   return cachedDiagnostics(analysis).filter((d) => overlaps(d.range, params.range));
 }
@@ -280,9 +281,15 @@ function fixesFor(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
         replaceInString(doc, segments, span.valueStart, span.valueEnd, "lastOutput", source), true);
       break;
     }
-    case "lwir.invalid_cycle":
-      add(...cycleFix(analysis, data));
+    case "lwir.invalid_cycle": {
+      // Removing an edge first: a loop nobody meant is the usual case; making it a loop comes second.
+      const removals = removeNeedsFixes(analysis, data);
+      const [title, edits] = cycleFix(analysis, data);
+      const alone = removals.length === 1 && edits === undefined;
+      for (const r of removals) add(r.title, r.edits, alone);
+      add(title, edits, false);
       break;
+    }
     case "schema.unimplemented_field": {
       const last = segments[segments.length - 1];
       const parent = segments.slice(0, -1);
@@ -431,10 +438,11 @@ function permissionFixes(analysis: Analysis, data: LwirDiagnosticData, offered: 
 /**
  * `maxVisits: 2` on every member of the cycle below 2, when that makes the cycle valid (it has a
  * decision step that breaks every loop). Members read elsewhere through `.output` would then be
- * ambiguous (catalog 3.4), so those reads become `.lastOutput` in the same fix.
+ * ambiguous (catalog 3.4), so those reads become `.lastOutput` in the same fix. Never preferred: it
+ * turns what may be an accident into a loop.
  */
-function cycleFix(analysis: Analysis, data: LwirDiagnosticData): [string, OffsetEdit[] | undefined, boolean] {
-  const none: [string, undefined, boolean] = ["", undefined, false];
+function cycleFix(analysis: Analysis, data: LwirDiagnosticData): [string, OffsetEdit[] | undefined] {
+  const none: [string, undefined] = ["", undefined];
   const doc = analysis.document;
   const cycle = data.cycle;
   if (!cycle || cycle.reason !== "maxVisits" || cycle.steps.length === 0) return none;
@@ -465,7 +473,120 @@ function cycleFix(analysis: Analysis, data: LwirDiagnosticData): [string, Offset
   if (rewrites === undefined) return none;
   edits.push(...rewrites);
   const names = low.map((m) => (m.id !== undefined ? `"${m.id}"` : "a step")).join(", ");
-  return [`Set maxVisits: 2 on ${names}${rewrites.length > 0 ? " and read their lastOutput" : ""}`, edits, true];
+  return [`Set maxVisits: 2 on ${names}${rewrites.length > 0 ? " and read their lastOutput" : ""}`, edits];
+}
+
+/**
+ * Per cycle finding, at most this many edges are tried on the graph and re-validated, and this many
+ * removal fixes offered: a light bulb, not a report (a 3,000-step loop has 3,000 edges).
+ */
+const REMOVAL_GRAPH_CHECKS = 32;
+const REMOVAL_CHECKS = 6;
+const REMOVAL_FIXES = 4;
+
+const removalCache = new WeakMap<Analysis, Map<string, Fix[]>>();
+
+/**
+ * "Remove needs entry X from step Y" for each needs edge of the cycle whose removal breaks it: with the
+ * edge gone the members hold no cycle any more (the flow graph, recomputed), and re-validating the
+ * document without the entry shows the finding gone and no new one (a step that reads X would lose
+ * its needs entry, a lastOutput read would lose the loop that allowed it, a step would become a second
+ * final step). Decision routes (cases[].to, default) are how loops are written and are left alone.
+ * The edge that closes the loop in list order (a step needing itself or a later step) comes first.
+ */
+function removeNeedsFixes(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
+  const cycle = data.cycle;
+  if (!cycle || cycle.steps.length === 0) return [];
+  const cacheKey = data.path + "\u0000" + JSON.stringify(cycle.steps.map((s) => s.segments));
+  let byFinding = removalCache.get(analysis);
+  const cached = byFinding?.get(cacheKey);
+  if (cached) return cached;
+  const fixes = computeRemovals(analysis, data.segments, cycle.steps.map((s) => s.segments));
+  if (!byFinding) removalCache.set(analysis, (byFinding = new Map()));
+  byFinding.set(cacheKey, fixes);
+  return fixes;
+}
+
+function computeRemovals(analysis: Analysis, listSegments: PathSegment[], memberSegments: PathSegment[][]): Fix[] {
+  const doc = analysis.document;
+  const target = analysis.findings.find((f) => f.code === "lwir.invalid_cycle" && f.details?.kind === "cycle"
+    && sameSegments(f.segments, listSegments) && JSON.stringify(f.details.cycle) === JSON.stringify(memberSegments));
+  if (!target) return [];
+  const members = memberSegments.map((segments) => ({ segments, step: valueAt(doc.value, segments) }));
+  if (!members.every((m) => isObject(m.step) && typeof m.step.id === "string")) return [];
+  const steps = members.map((m) => m.step as Record<string, unknown>);
+  const index = new Map(steps.map((step, i) => [step.id as string, i]));
+  const position = (i: number) => members[i].segments[members[i].segments.length - 1] as number;
+  // The members' flow graph, each edge marked by what makes it: a needs entry, a decision route, or both.
+  const needsEdges: Array<{ from: number; to: number }> = [];
+  const routes = new Set<string>();
+  steps.forEach((step, i) => {
+    for (const need of new Set(validNeeds(step.needs))) if (index.has(need)) needsEdges.push({ from: index.get(need)!, to: i });
+    if (step.uses === "decision") for (const t of decisionTargets(step)) if (index.has(t)) routes.add(`${i} ${index.get(t)!}`);
+  });
+  const graphWithout = (skip: { from: number; to: number }): Graph => {
+    const graph: Graph = steps.map(() => []);
+    for (const e of needsEdges) if (e !== skip) graph[e.from].push(e.to);
+    for (const r of routes) { const [a, b] = r.split(" ").map(Number); graph[a].push(b); }
+    return graph;
+  };
+  const breaks = (e: { from: number; to: number }) => { const g = graphWithout(e); return !stronglyConnected(g).some((c) => isCycle(g, c)); };
+  const candidates = needsEdges
+    .filter((e) => !routes.has(`${e.from} ${e.to}`)) // the route keeps the edge
+    .map((e) => ({ edge: e, closes: position(e.from) >= position(e.to) }))
+    .sort((a, b) => Number(b.closes) - Number(a.closes) || position(a.edge.to) - position(b.edge.to) || position(a.edge.from) - position(b.edge.from))
+    .slice(0, REMOVAL_GRAPH_CHECKS)
+    .filter((c) => breaks(c.edge))
+    .map((c) => c.edge);
+
+  const keyOf = (f: { code: string; message: string }) => f.code + "\u0000" + f.message;
+  const before = new Map<string, number>();
+  for (const f of analysis.findings) before.set(keyOf(f), (before.get(keyOf(f)) ?? 0) + 1);
+  const fixes: Fix[] = [];
+  const checkable = candidates.filter((e) => !readsStep(members[e.to].segments, steps[e.to], steps[e.from].id as string));
+  for (const e of checkable.slice(0, REMOVAL_CHECKS)) {
+    if (fixes.length >= REMOVAL_FIXES) break;
+    const need = steps[e.from].id as string;
+    const reader = members[e.to];
+    const needs = steps[e.to].needs as unknown[];
+    // Every copy of the entry: a second one would keep the edge.
+    const at = needs.flatMap((v, k) => (v === need ? [k] : []));
+    const after = validateLwir(withNeeds(doc.value, reader.segments, needs.filter((v) => v !== need)), { plainData: true }).findings;
+    const now = new Map<string, number>();
+    for (const f of after) now.set(keyOf(f), (now.get(keyOf(f)) ?? 0) + 1);
+    if (now.has(keyOf(target))) continue;
+    if ([...now].some(([k, n]) => (before.get(k) ?? 0) < n)) continue;
+    const edits = removeArrayElements(doc, [...reader.segments, "needs"], at);
+    if (!edits || edits.length === 0) continue;
+    fixes.push({ title: `Remove needs entry "${need}" from step "${String(steps[e.to].id)}"`, edits });
+  }
+  return fixes;
+}
+
+/**
+ * Does the step read `steps.<id>` in `with` or `input`? Then its needs entry is wanted (or only a loop
+ * excuses its absence): removing it would add a finding, so no re-validation is spent on it.
+ */
+function readsStep(segments: PathSegment[], step: Record<string, unknown>, id: string): boolean {
+  let found = false;
+  for (const part of ["with", "input"] as const) {
+    forEachStepString(step[part], [...segments, part], (value) => { if (!found && stepReferencesOf(value).some((r) => r.stepId === id)) found = true; });
+  }
+  return found;
+}
+
+/** The document value with one step's needs replaced: containers on the path copied, the rest shared. */
+function withNeeds(root: unknown, stepSegments: readonly PathSegment[], needs: unknown[]): unknown {
+  const copy = (v: unknown): unknown => (Array.isArray(v) ? [...v] : { ...(v as Record<string, unknown>) });
+  const top = copy(root) as Record<string | number, unknown>;
+  let node = top;
+  for (const seg of stepSegments) {
+    const child = copy(node[seg]) as Record<string | number, unknown>;
+    node[seg] = child;
+    node = child;
+  }
+  node.needs = needs;
+  return top;
 }
 
 /** `.output` → `.lastOutput` in every reference that resolves to one of these steps; undefined if one cannot be edited. */

@@ -34,7 +34,7 @@ import {
   templateAt,
   type ExprNode,
 } from "../lwir/expressions";
-import type { Graph } from "../lwir/graph";
+import { pathTo, shortestPathParents, type Graph } from "../lwir/graph";
 import type { PathSegment } from "../lwir/types";
 import {
   API_VERSION,
@@ -647,6 +647,54 @@ class Completer {
     return tok ? this.text.slice(tok.contentStart, Math.max(tok.contentStart, cur.offset)) : "";
   }
 
+  /**
+   * The steps in their order, those for which `closes` names a cycle moved to the end (their sortText,
+   * the position, then sorts them last), each with its note: never hidden, only marked.
+   */
+  private cycleLast(steps: StepFacts[], closes: (s: StepFacts) => string | undefined, short: string): Array<{ s: StepFacts; note?: { text: string; short: string } }> {
+    const open: Array<{ s: StepFacts; note?: { text: string; short: string } }> = [];
+    const closing: Array<{ s: StepFacts; note?: { text: string; short: string } }> = [];
+    for (const s of steps) {
+      const cycle = closes(s);
+      if (cycle === undefined) open.push({ s });
+      else closing.push({ s, note: { text: `${short}: ${cycle}`, short } });
+    }
+    return [...open, ...closing];
+  }
+
+  private parentsCache: { list: ListFacts; id: string; forward: Int32Array; backward: Int32Array } | undefined;
+
+  /**
+   * The loop a new edge of the step's flow graph would close, as "a → b → a" (shortest, shortened when
+   * long), or undefined. "needs": `target` joins the step's needs (the edge target → step), which closes
+   * a cycle when the step already reaches `target`. "route": the decision step routes to `target` (the
+   * edge step → target), a loop when `target` already reaches the step. Steps of other lists close none.
+   */
+  private closedCycle(step: StepCtx, target: StepFacts, edge: "needs" | "route"): string | undefined {
+    const list = step.list;
+    if (!list || target.list !== list || step.id === undefined) return undefined;
+    const g = this.graphOf(list);
+    const self = g.index.get(step.id);
+    const other = g.index.get(target.id);
+    if (self === undefined || other === undefined) return undefined;
+    let c = this.parentsCache;
+    if (!c || c.list !== list || c.id !== step.id) {
+      c = this.parentsCache = { list, id: step.id, forward: shortestPathParents(g.graph, self), backward: shortestPathParents(g.reverse, self) };
+    }
+    if (other === self) return `${step.id} → ${step.id}`;
+    let nodes: number[] | undefined;
+    if (edge === "needs") {
+      nodes = pathTo(c.forward, self, other); // step → … → target, then target → step
+    } else {
+      const back = pathTo(c.backward, self, other); // in the reversed graph: step ← … ← target
+      nodes = back && back.reverse(); // target → … → step, after step → target
+      if (nodes) nodes.unshift(self);
+    }
+    if (!nodes) return undefined;
+    if (edge === "needs") nodes.push(self);
+    return cycleText(nodes.map((n) => list.steps[n].id));
+  }
+
   private onCycle(s: StepFacts): boolean {
     const r = this.reachOf(s.list, s.id);
     return r !== undefined && r.from[r.node] === 1;
@@ -756,11 +804,13 @@ class Completer {
       const listed = new Set(elements ? elements.filter((_, k) => k !== r[1]).map((e) => e.value) : step.needs);
       const readable = step.list ? readableSteps(step.list) : [];
       const candidates = this.window(readable.filter((s) => !(s.id === step.id && s.list === step.list) && !listed.has(s.id)), step, this.typedValue());
-      return this.enumValues(candidates.map((s) => ({ value: s.id, detail: stepDetail(s), kind: CompletionItemKind.Reference })), yamlItem);
+      return this.enumValues(this.cycleLast(candidates, (s) => this.closedCycle(step, s, "needs"), "closes a cycle")
+        .map(({ s, note }) => ({ value: s.id, detail: note ? `${note.text} · ${stepDetail(s)}` : stepDetail(s), description: note?.short, kind: CompletionItemKind.Reference })), yamlItem);
     }
     if (is("needs")) {
       const candidates = this.window(sameList().filter((s) => !step.needs.includes(s.id)), step, this.typedValue());
-      return this.snippetValues(candidates.map((s) => ({ label: `[${s.id}]`, detail: stepDetail(s), value: arr([str(s.id)], true), filter: s.id })));
+      return this.snippetValues(this.cycleLast(candidates, (s) => this.closedCycle(step, s, "needs"), "closes a cycle")
+        .map(({ s, note }) => ({ label: `[${s.id}]`, detail: note ? `${note.text} · ${stepDetail(s)}` : stepDetail(s), description: note?.short, value: arr([str(s.id)], true), filter: s.id })));
     }
     if (is("output", "mode")) {
       const modes = uses === "parallel" ? ["array"] as const : OUTPUT_MODES;
@@ -770,9 +820,13 @@ class Completer {
     if (is("onFailure", "fixer", "model")) return this.enumValues((facts?.models ?? []).map((m) => ({ value: m, detail: "permissions.models" })));
     if (is("with", "tool")) return this.enumValues((facts?.tools ?? []).map((m) => ({ value: m, detail: "permissions.tools" })));
     if (uses === "decision" && (is("with", "default") || is("with", "cases", 0, "to"))) {
+      // A route back to a step that leads here is how loops are written: marked, after the others and `end`.
+      const targets = this.cycleLast(this.window(sameList(), step, this.typedValue()), (s) => this.closedCycle(step, s, "route"), "loops back")
+        .map(({ s, note }) => ({ value: s.id, detail: note ? `${note.text} · ${stepDetail(s)}` : stepDetail(s), description: note?.short, kind: CompletionItemKind.Reference, loop: note !== undefined }));
       return this.enumValues([
-        ...this.window(sameList(), step, this.typedValue()).map((s) => ({ value: s.id, detail: stepDetail(s), kind: CompletionItemKind.Reference })),
+        ...targets.filter((t) => !t.loop),
         { value: END, doc: "Finish this scope (the workflow, or the parallel branch).", kind: CompletionItemKind.Keyword },
+        ...targets.filter((t) => t.loop),
       ]);
     }
     if (uses === "parallel" && is("with", "fanIn", "outputStep")) {
@@ -791,7 +845,7 @@ class Completer {
   }
 
   /** Scalar value items: the whole scalar under the cursor is replaced, quoted as the host needs. */
-  private enumValues(values: Array<{ value: string | boolean; doc?: string; detail?: string; kind?: CompletionItemKind }>, yamlItem = false): void {
+  private enumValues(values: Array<{ value: string | boolean; doc?: string; detail?: string; description?: string; kind?: CompletionItemKind }>, yamlItem = false): void {
     const cur = this.cursor;
     const tok = cur.token;
     if (tok?.block) return;
@@ -815,6 +869,7 @@ class Completer {
       const label = typeof v.value === "string" ? v.value : String(v.value);
       const item: CompletionItem = {
         label, kind: v.kind ?? CompletionItemKind.Value, detail: v.detail, documentation: v.doc ? md(v.doc) : undefined,
+        ...(v.description ? { labelDetails: { description: v.description } } : {}),
         textEdit: { range: this.range(start, end), newText },
         filterText: tok ? this.text.slice(tok.start, tok.quote ? tok.start + 1 : tok.start) + label : label,
         sortText: String(i).padStart(4, "0"),
@@ -825,7 +880,7 @@ class Completer {
   }
 
   /** Snippet value items (whole values such as `["a"]`). */
-  private snippetValues(values: Array<{ label: string; value: Snip; detail?: string; filter?: string }>): void {
+  private snippetValues(values: Array<{ label: string; value: Snip; detail?: string; description?: string; filter?: string }>): void {
     const cur = this.cursor;
     if (cur.token && cur.token.quote !== "") return;
     const start = cur.token ? cur.token.start : cur.offset;
@@ -833,7 +888,8 @@ class Completer {
     values.forEach((v, i) => {
       const text = renderValue(v.value, this.style(cur.column));
       this.items.push({
-        label: v.label, kind: CompletionItemKind.Value, detail: v.detail, sortText: String(i).padStart(4, "0"), filterText: v.filter ?? v.label,
+        label: v.label, kind: CompletionItemKind.Value, detail: v.detail, ...(v.description ? { labelDetails: { description: v.description } } : {}),
+        sortText: String(i).padStart(4, "0"), filterText: v.filter ?? v.label,
         textEdit: { range: this.range(start, end), newText: text }, insertTextFormat: InsertTextFormat.Snippet, insertTextMode: InsertTextMode.asIs,
       });
     });
@@ -1074,6 +1130,12 @@ function expressionPosition(step: StepCtx): { itemAllowed: boolean; itemKey: boo
     return undefined;
   }
   return { itemAllowed: step.inBody, itemKey: false };
+}
+
+/** "a → b → c → a", with the middle left out of a long loop. */
+function cycleText(ids: string[]): string {
+  const shown = ids.length > 7 ? [...ids.slice(0, 3), "…", ...ids.slice(-3)] : ids;
+  return shown.join(" → ");
 }
 
 function stepDetail(s: StepFacts): string {

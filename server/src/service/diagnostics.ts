@@ -18,7 +18,7 @@ import type { Analysis, RangedFinding } from "./analysis";
 import { spanInString } from "./stringSource";
 import { findInheritedCalls } from "./inheritedFunctions";
 import { levelOf, type NoticeSeverity, type RuleLevels } from "./rules";
-import { editorRange, messageWithSuggestion } from "./didYouMean";
+import { messageWithSuggestion, nameRange } from "./didYouMean";
 
 import { DIAGNOSTIC_SOURCE, PARSE_CODE } from "../protocol";
 
@@ -424,6 +424,51 @@ function rangeOf(doc: LwirDocument, segments: PathSegment[]): Range {
   const loc = doc.locate(segments);
   if (!loc) return doc.findingRange(segments);
   return { start: doc.positionAt(loc.valueStart), end: doc.positionAt(loc.valueEnd) };
+}
+
+/**
+ * Where the editor squiggles a finding: its node's range (what the CLI reports), except for
+ * `lwir.invalid_cycle`, whose node is the whole step list: there the edge that closes the loop in list
+ * order (catalog 3.4), which is where the user acts. That is the first needs entry naming the step
+ * itself or a later member, else the decision route back to an earlier member (every loop in a list
+ * has one of the two). Diagnostics, hover and the code actions' range check all use this.
+ */
+export function editorRange(analysis: Analysis, finding: RangedFinding): Range {
+  if (finding.code !== "lwir.invalid_cycle") return nameRange(analysis, finding);
+  const doc = analysis.document;
+  if (finding.details?.kind !== "cycle") return finding.range;
+  try {
+    const closing = closingEdge(doc.value, finding.details.cycle);
+    return closing && doc.locate(closing) ? doc.findingRange(closing) : finding.range;
+  } catch {
+    return finding.range;
+  }
+}
+
+/** The path of the needs entry (or decision route) that closes a cycle in list order; see editorRange. */
+function closingEdge(value: unknown, members: PathSegment[][]): PathSegment[] | undefined {
+  const position = new Map<string, number>();
+  const steps = members.map((segments) => ({ segments, step: valueAt(value, segments), at: segments[segments.length - 1] as number }))
+    .filter((m): m is { segments: PathSegment[]; step: Record<string, unknown>; at: number } => isObject(m.step) && typeof m.step.id === "string")
+    .sort((a, b) => a.at - b.at);
+  for (const m of steps) if (!position.has(m.step.id as string)) position.set(m.step.id as string, m.at);
+  for (const m of steps) {
+    const needs = m.step.needs;
+    if (!Array.isArray(needs)) continue;
+    const k = needs.findIndex((n) => typeof n === "string" && (position.get(n) ?? -1) >= m.at);
+    if (k >= 0) return [...m.segments, "needs", k];
+  }
+  for (const m of steps) {
+    const w = m.step.with;
+    if (m.step.uses !== "decision" || !isObject(w)) continue;
+    const back = (t: unknown) => typeof t === "string" && position.has(t) && position.get(t)! <= m.at;
+    if (Array.isArray(w.cases)) {
+      const k = w.cases.findIndex((c) => isObject(c) && back(c.to));
+      if (k >= 0) return [...m.segments, "with", "cases", k, "to"];
+    }
+    if (back(w.default)) return [...m.segments, "with", "default"];
+  }
+  return undefined;
 }
 
 /** The segments of the innermost step a path is in: the longest `steps, i (, steps, j …)` prefix. */

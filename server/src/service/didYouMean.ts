@@ -124,8 +124,8 @@ export function nameSiteOf(analysis: Analysis, finding: RangedFinding): NameSite
   return site ?? undefined;
 }
 
-/** The range the editor shows a finding at: the name inside the finding's node when it has one, else the node's. */
-export function editorRange(analysis: Analysis, finding: RangedFinding): Range {
+/** The misspelt name inside a finding's node, where the editor shows it (diagnostics.ts editorRange), else the node's range. */
+export function nameRange(analysis: Analysis, finding: RangedFinding): Range {
   return nameSiteOf(analysis, finding)?.range ?? finding.range;
 }
 

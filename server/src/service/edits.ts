@@ -109,6 +109,59 @@ export function appendToArray(doc: EditableDocument, segments: readonly PathSegm
   return [{ start: at, end: at, newText: values.map((v) => eol + dashIndent + "-" + gap + ctx.flowValue(v, quote)).join("") }];
 }
 
+/**
+ * Removes the elements at `indexes` from the array at `segments`, in its own style: in a flow array
+ * (JSON, YAML `[a, b]`) with the comma and space between, in a YAML block sequence the `- entry`
+ * lines. Removing every element leaves `[]`.
+ */
+export function removeArrayElements(doc: EditableDocument, segments: readonly PathSegment[], indexes: readonly number[]): OffsetEdit[] | undefined {
+  const array = valueAt(doc.value, segments);
+  const loc = editable(doc, segments);
+  if (!Array.isArray(array) || !loc) return undefined;
+  const removed = new Set(indexes);
+  if (removed.size === 0) return [];
+  if ([...removed].some((i) => !Number.isInteger(i) || i < 0 || i >= array.length)) return undefined;
+  const ctx = new Context(doc);
+  const text = doc.text;
+  const start = ctx.contentStart(loc);
+  const flow = doc.format === "json" || text[start] === "[";
+  const elements: NodeLocation[] = [];
+  for (let i = 0; i < array.length; i++) {
+    const el = doc.locate([...segments, i]);
+    if (!el || el.valueStart < loc.valueStart || el.valueEnd > loc.valueEnd) return undefined;
+    elements.push(el);
+  }
+  const all = removed.size === array.length;
+  if (flow) {
+    if (text[start] !== "[") return undefined;
+    const close = ctx.closingBracket(loc, "]");
+    if (close === undefined) return undefined;
+    if (all) return [{ start: start + 1, end: close, newText: "" }];
+    const lastKept = Math.max(...elements.map((_, i) => (removed.has(i) ? -1 : i)));
+    const edits: OffsetEdit[] = [];
+    for (const i of [...removed].sort((a, b) => a - b)) {
+      // An element with a kept one after it goes up to the next element (its comma and the space
+      // after); the removed tail goes from the end of the last kept element (the comma before it).
+      if (i < lastKept) edits.push({ start: elements[i].valueStart, end: elements[i + 1].valueStart, newText: "" });
+    }
+    if (lastKept < elements.length - 1) {
+      edits.push({ start: ctx.contentEnd(elements[lastKept]), end: ctx.contentEnd(elements[elements.length - 1]), newText: "" });
+    }
+    return edits;
+  }
+  // YAML block sequence: each entry is its own `- entry` line (a comment after it goes with it).
+  if (all) return setValue(doc, segments, []);
+  const edits: OffsetEdit[] = [];
+  for (const i of removed) {
+    const dash = dashBefore(text, elements[i].valueStart);
+    if (dash === undefined || !ctx.ownLine(dash)) return undefined;
+    const end = ctx.contentEnd(elements[i]);
+    if (!ctx.sameLine(dash, end)) return undefined;
+    edits.push({ start: ctx.lineStart(dash), end: ctx.afterLineBreak(ctx.lineEnd(end)), newText: "" });
+  }
+  return edits;
+}
+
 export interface AddOptions {
   /** Put the new property after the last written of these keys (else after the last property). */
   after?: readonly string[];

@@ -15,7 +15,7 @@ import { valueAt } from "../lwir/path";
 import type { PathSegment } from "../lwir/types";
 import { API_VERSION, END, KIND, isObject } from "../lwir/validate";
 import type { Analysis } from "./analysis";
-import { editorRange } from "./didYouMean";
+import { editorRange } from "./diagnostics";
 import { isMultiVisit, outputOf, stepAtPath, type StepFacts, type WorkflowFacts } from "./stepFacts";
 import {
   cachedSource,
@@ -42,7 +42,7 @@ export function provideHover(analysis: Analysis, position: Position): Hover | nu
   const parts: string[] = [];
   let findingRange: Range | undefined;
   for (const f of analysis.findings) {
-    // Where the editor squiggles it: a misspelt name inside the finding's node (didYouMean.ts).
+    // Where the editor shows it: a misspelt name inside the finding's node, a cycle on the edge closing it.
     const at = editorRange(analysis, f);
     if (!contains(at, position)) continue;
     const markdown = findingMarkdown(f.code);
@@ -499,7 +499,7 @@ const FIXES: Record<string, string> = {
   "step.undeclared_dependency": "List the step in this step's `needs` (the quick fix adds it).",
   "lwir.output_ambiguous_for_multi_visit": "Read `lastOutput` (the latest visit) or `allVisits` (every visit) instead of `output`.",
   "lwir.decision_target_referenced_by_needs": "Do not need a decision target that has needs of its own: it may never run. Route to this step from the decision, or need a step that always runs.",
-  "lwir.invalid_cycle": "Give every step on the cycle `maxVisits` of at least 2, and put a decision step on it to end the loop.",
+  "lwir.invalid_cycle": "If the loop is an accident, remove the `needs` entry that closes it (the quick fix offers each one that breaks it). Only for a loop you mean: put a decision step on it that can leave it, and give every step on it `maxVisits` of at least 2.",
   "output.invalid": "Give the step an `output` object with a `mode`: text, object, array, choice or json.",
   "output.invalid_metadata": "Make `output.name` and `output.description` strings, or remove them.",
   "output.missing_schema": "Add `output.schema` (required for object and array; for json when other steps read the output).",
