@@ -11,6 +11,7 @@ import {
 } from "vscode-languageserver-types";
 import type { LwirDocument, ParseValue } from "../document/types";
 import { quoteYaml } from "../document/yamlQuote";
+import { endWithoutWhiteSpace } from "../document/text";
 import type { PathSegment, ReferenceDetails } from "../lwir/types";
 import { API_VERSION, KIND, isObject } from "../lwir/validate";
 import { EXPRESSION_FUNCTIONS } from "../lwir/expressions";
@@ -30,6 +31,8 @@ export const YAML_UNQUOTED_TEMPLATE = "lwir.yaml_unquoted_template";
 export const INHERITED_FUNCTION_NAME = "lwir.inherited_function_name";
 /** Editor-only notice: the document is above `lwir.maxFileSize`, so it is not analysed. */
 export const FILE_TOO_LARGE = "lwir.file_too_large";
+/** Editor-only notice: the document is empty (or only white space and comments); its fix writes a new workflow. */
+export const EMPTY_DOCUMENT = "lwir.empty_document";
 /** Analysing the document threw (a bug): reported instead of leaving stale diagnostics. */
 export const INTERNAL_ERROR = "lwir.internal_error";
 
@@ -130,6 +133,9 @@ export interface DiagnosticOptions {
 /** All diagnostics of one analysis: parse errors and warnings, findings, then editor hints. */
 export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {}): Diagnostic[] {
   const doc = analysis.document;
+  // A new file starts empty: one notice offering a new workflow, not the runtime's "must be an object,
+  // not null" (YAML) or a syntax error (JSON). The CLI still reports those (cli/check.ts, ownNotices).
+  if (isEmptyDocument(doc)) return [emptyDocumentDiagnostic()];
   const out: Diagnostic[] = [];
   for (const problem of doc.parseErrors) {
     out.push({
@@ -175,7 +181,7 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
       message += ` YAML read the unquoted ${shorten(hint.template.text)} as a mapping, not as a string; put it in quotes.`;
     }
     const diagnostic: Diagnostic = {
-      range: finding.range,
+      range: missingKeyRange(doc, finding) ?? finding.range,
       severity: DiagnosticSeverity.Error,
       source: SOURCE,
       code: finding.code,
@@ -208,6 +214,50 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
     });
   }
   return out;
+}
+
+/**
+ * A document with nothing in it: white space only, or in YAML also comments only (the runtime reads
+ * both as null; JSON has no comments). Such a document is where a new workflow gets written.
+ */
+export function isEmptyDocument(doc: LwirDocument): boolean {
+  return isEmptyText(doc.text, doc.format);
+}
+
+/** isEmptyDocument on the text alone (completion has no parse of the current text). */
+export function isEmptyText(text: string, format: "json" | "yaml"): boolean {
+  if (text.trim() === "") return true;
+  return format === "yaml" && /^(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n|$))*$/.test(text);
+}
+
+export function emptyDocumentDiagnostic(): Diagnostic {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Information,
+    source: SOURCE,
+    code: EMPTY_DOCUMENT,
+    message: "This LWIR document is empty. Use the quick fix \"New workflow\" (or completion) to start from a workflow that validates.",
+    data: { code: EMPTY_DOCUMENT, path: "$", segments: [] } satisfies LwirDiagnosticData,
+  };
+}
+
+/**
+ * The editor's range of a finding about a missing top-level key (`schema.invalid` at `$.kind`, `$.steps`,
+ * … when the key is absent). The validator's range is the document's first line, where all of them
+ * would pile up while a new document is written top-down; the editor shows them at the last character
+ * of the top-level mapping (its closing brace in JSON), where the missing keys are added, the way a
+ * syntax error at the end of the text marks the last character written. `apiVersion`, which goes first,
+ * keeps the first line. The CLI keeps the validator's ranges.
+ */
+function missingKeyRange(doc: LwirDocument, finding: RangedFinding): Range | undefined {
+  const key = finding.segments[0];
+  if (finding.code !== "schema.invalid" || finding.segments.length !== 1 || typeof key !== "string" || key === "apiVersion") return undefined;
+  const root = doc.value;
+  if (!isObject(root) || Object.prototype.hasOwnProperty.call(root, key)) return undefined;
+  const loc = doc.locate([]);
+  if (!loc) return undefined;
+  const end = endWithoutWhiteSpace(doc.text, loc.valueStart, loc.valueEnd);
+  return end > loc.valueStart ? doc.rangeAt(end - 1, end) : undefined;
 }
 
 /** Calls of Object.prototype names in expressions (service/inheritedFunctions.ts), on the name where it maps. */
