@@ -188,7 +188,7 @@ export function renderDocument(value: Snip, style: RenderStyle): string {
  */
 export function withFinalStop(snippet: string, braces = true): string {
   const end = scanEnd(snippet);
-  if (end.hasFinal || end.placeholder) return snippet;
+  if (end.hasFinal || end.placeholder || end.escaped) return snippet;
   const last = snippet[snippet.length - 1];
   if (last !== "}" && last !== "]") return snippet;
   if (!braces) return /(\[\]|\{\})$/.test(snippet) ? snippet.slice(0, -1) + "$0" + last : snippet;
@@ -203,22 +203,24 @@ function braces(style: RenderStyle): boolean {
 }
 
 /**
- * Whether snippet text has a final tab stop, and whether it ends by closing a placeholder. Literal
+ * Whether snippet text has a final tab stop, and whether it ends by closing a placeholder or with an
+ * escaped character. Literal
  * `}` are escaped in snippet text, so an unescaped `}` closes a placeholder while one is open and is
  * a JSON/flow brace otherwise.
  */
-function scanEnd(s: string): { hasFinal: boolean; placeholder: boolean } {
+function scanEnd(s: string): { hasFinal: boolean; placeholder: boolean; escaped: boolean } {
   let depth = 0;
   let hasFinal = false;
   let placeholder = false;
+  let escaped = false;
   for (let i = 0; i < s.length; i++) {
     const c = s[i];
-    if (c === "\\") { i++; continue; }
+    if (c === "\\") { i++; escaped = i === s.length - 1; continue; }
     if (c === "$" && (s[i + 1] === "0" || (s[i + 1] === "{" && s[i + 2] === "0" && !/\d/.test(s[i + 3] ?? "")))) hasFinal = true;
     if (c === "$" && s[i + 1] === "{") { depth++; i++; continue; }
     if (c === "}" && depth > 0) { depth--; placeholder = i === s.length - 1; }
   }
-  return { hasFinal, placeholder };
+  return { hasFinal, placeholder, escaped };
 }
 
 /**
