@@ -16,6 +16,7 @@ import { EMPTY_DOCUMENT, toDiagnostics } from "../../server/src/service/diagnost
 import { NEW_WORKFLOW_TITLE, provideCodeActions } from "../../server/src/service/codeActions";
 import { expandSnippet, withFinalStop } from "../../server/src/service/snippets";
 import { checkFile, isFailure } from "../../server/src/cli/check";
+import { LwirWorkspace } from "../../server/src/service/workspace";
 
 type Format = "json" | "yaml";
 const FORMATS: Format[] = ["json", "yaml"];
@@ -114,7 +115,7 @@ describe("an empty document: one info notice and the New workflow fix", () => {
       const analysis = analyzeText(text, format);
       const diagnostics = toDiagnostics(analysis);
       assert.deepEqual(diagnostics.map((d) => [d.code, d.severity]), [[EMPTY_DOCUMENT, DiagnosticSeverity.Information]]);
-      assert.match(diagnostics[0].message, /empty/);
+      assert.match(String(diagnostics[0].message), /empty/);
       const actions = provideCodeActions(analysis, {
         textDocument: { uri: "file:///new" }, range: diagnostics[0].range, context: { diagnostics, only: ["quickfix"] },
       });
@@ -366,5 +367,32 @@ describe("permissions: the model and tool names the steps use", () => {
     const snippet = (r.item("permissions").textEdit as TextEdit).newText;
     assert.ok(snippet.includes("${1|fast,smart|}") && snippet.includes("${2:search}"), snippet);
     assert.deepEqual(findings(analyzeText(accept(r.text, r.item("permissions")).text, "yaml")), ["model.disallowed $.steps[3].with.model"]);
+  });
+});
+
+describe("permissions: names the other open documents use", () => {
+  test("after this document's own, with the file named; closed documents and this one left out", () => {
+    const docs = new Map<string, TextDocument>();
+    const workspace = new LwirWorkspace({ get: (uri) => docs.get(uri) });
+    const open = (uri: string, text: string) => {
+      docs.set(uri, TextDocument.create(uri, "yaml", 1, text));
+      workspace.getAnalysis(uri);
+    };
+    const here = "file:///w/here.lwir.yaml";
+    open("file:///w/other%20flow.lwir.yaml", workflow("yaml", "permissions: {models: [fast, smart, large], tools: [search, fetch]}").replace("model: smart", "model: large").replace("tool: search", "tool: fetch"));
+    open("file:///w/closed.lwir.yaml", workflow("yaml", "permissions: {models: [gone]}").replace("model: smart", "model: gone"));
+    docs.delete("file:///w/closed.lwir.yaml");
+    const marked = workflow("yaml", "permissions: {models: [|], tools: []}");
+    const offset = marked.indexOf("|");
+    const text = marked.slice(0, offset) + marked.slice(offset + 1);
+    open(here, text);
+    const analysis = workspace.getAnalysis(here)!;
+    const list = provideCompletion(analysis, undefined, analysis.document.positionAt(offset), undefined, () => workspace.otherLastGood(here));
+    assert.deepEqual(list.items.map((i) => [i.label, i.detail]), [
+      ["fast", "used by step a, b"],
+      ["smart", "used by step d"],
+      ["large", "used by step d in other flow.lwir.yaml"],
+    ]);
+    assert.deepEqual(workspace.otherLastGood(here).map((o) => o.uri), ["file:///w/other%20flow.lwir.yaml"]);
   });
 });

@@ -99,22 +99,29 @@ import {
 } from "./snippets";
 import { stepWindow } from "./completionStepWindow";
 import { isEmptyText } from "./diagnostics";
+import { fileNameOf } from "./workspace";
 import { doubleQuotedInner, quoteYaml, singleQuotedInner, yamlScalar } from "../document/yamlQuote";
 
 /** Completion for a document whose current analysis the caller has (maybe freshly parsed). */
-export function provideCompletion(current: Analysis, lastGood: Analysis | undefined, position: Position, _settings?: unknown): CompletionList {
+export function provideCompletion(current: Analysis, lastGood: Analysis | undefined, position: Position, _settings?: unknown, others?: OtherDocuments): CompletionList {
   const doc = current.document;
   const parsed = doc.parseErrors.length === 0 && !doc.tooDeep && doc.value !== undefined;
   const source = parsed ? current : lastGood ?? current;
-  return complete(doc.text, doc.format, source, position, doc.offsetAt(position));
+  return complete(doc.text, doc.format, source, position, doc.offsetAt(position), undefined, others);
 }
+
+/**
+ * The other open LWIR documents' analyses (already made; the workspace's last good ones), asked only
+ * where completion offers names used elsewhere (an entry of `permissions.models` / `tools`).
+ */
+export type OtherDocuments = () => ReadonlyArray<{ uri: string; analysis: Analysis }>;
 
 /**
  * Completion from the current text and the last analysis (of an earlier version, or undefined),
  * without parsing the text: what the cursor is on comes from the text, the facts from `analysis`.
  */
-export function provideCompletionFromText(text: string, format: Format, analysis: Analysis | undefined, position: Position): CompletionList {
-  return complete(text, format, analysis, position, offsetOf(text, position));
+export function provideCompletionFromText(text: string, format: Format, analysis: Analysis | undefined, position: Position, others?: OtherDocuments): CompletionList {
+  return complete(text, format, analysis, position, offsetOf(text, position), undefined, others);
 }
 
 const EMPTY: CompletionList = { isIncomplete: false, items: [] };
@@ -213,6 +220,7 @@ function stepAround(doc: LwirDocument, q: number): { path: PathSegment[]; loc: {
 function complete(
   text: string, format: Format, analysis: Analysis | undefined, requested: Position, offset: number,
   near?: { sync: SyncPoint; unit: number; crlf: () => boolean },
+  others?: OtherDocuments,
 ): CompletionList {
   const position = positionInside(text, requested, offset);
   const fresh = newWorkflowItem(text, format, position, offset);
@@ -220,7 +228,7 @@ function complete(
   if (!cursor) return fresh ? withLineBreaks(text, { isIncomplete: false, items: [fresh] }) : EMPTY;
   const source = cursor.token && isOpenString(cursor.token) && !parsedAs(analysis, text) ? closedStringAnalysis(text, format, cursor.token) ?? analysis : analysis;
   const facts = source ? factsOf(source) : undefined;
-  const c = new Completer(text, format, cursor, facts, position, near?.unit);
+  const c = new Completer(text, format, cursor, facts, position, near?.unit, others);
   c.run();
   if (fresh) c.items.unshift(fresh);
   const multiLine = (e: TextEdit | undefined) => e !== undefined && e.newText.includes("\n");
@@ -356,6 +364,7 @@ class Completer {
     private readonly facts: WorkflowFacts | undefined,
     position: Position,
     unit?: number,
+    private readonly others?: OtherDocuments,
   ) {
     this.pos = Positioner.at(text, position, cursor.offset);
     this.unitCache = unit;
@@ -822,39 +831,31 @@ class Completer {
    * does not hold yet, for an entry of `permissions.models` / `permissions.tools`.
    */
   private permissionNames(list: "models" | "tools", index: number, yamlItem: boolean): void {
-    const used = this.usedNames()[list];
     const frame = this.cursor.frames.find((f) => f.kind === "array" && samePath(f.path, ["permissions", list]));
     const listed = new Set(frame ? frame.items.filter((_, k) => k !== index) : list === "models" ? this.facts?.models : this.facts?.tools);
-    const values = [...used].filter(([name]) => !listed.has(name)).map(([name, steps]) => ({
+    const values = [...this.usedNames()[list]].filter(([name]) => !listed.has(name)).map(([name, steps]) => ({
       value: name, detail: `used by step ${steps.join(", ")}`, kind: CompletionItemKind.Value,
     }));
+    // then names the other open documents use (their last good analyses; none is made for this)
+    const seen = new Set([...listed, ...values.map((v) => v.value)]);
+    for (const { uri, analysis } of this.others?.() ?? []) {
+      const facts = factsOf(analysis);
+      if (!facts) continue;
+      const file = fileNameOf(uri);
+      for (const [name, steps] of usedNames(facts)[list]) {
+        if (seen.has(name)) continue;
+        seen.add(name);
+        values.push({ value: name, detail: `used by step ${steps.join(", ")} in ${file}`, kind: CompletionItemKind.Value });
+      }
+    }
     this.enumValues(values, yamlItem);
   }
 
-  private usedCache: { models: Map<string, string[]>; tools: Map<string, string[]> } | undefined;
+  private usedCache: UsedNames | undefined;
 
-  /** Names the document's steps use where a permission list is checked, each with the ids of those steps. */
-  private usedNames(): { models: Map<string, string[]>; tools: Map<string, string[]> } {
-    if (this.usedCache) return this.usedCache;
-    const used = { models: new Map<string, string[]>(), tools: new Map<string, string[]>() };
-    const add = (names: Map<string, string[]>, name: unknown, id: string) => {
-      if (typeof name !== "string" || name === "") return;
-      const ids = names.get(name) ?? [];
-      if (!ids.includes(id)) ids.push(id);
-      names.set(name, ids);
-    };
-    for (const list of this.facts?.lists ?? []) {
-      for (const s of list.steps) {
-        const w = s.step.with;
-        if (isObject(w)) {
-          if (s.uses === "ai.generate") add(used.models, w.model, s.id);
-          if (s.uses === "tool.call") add(used.tools, w.tool, s.id);
-        }
-        const onFailure = s.step.onFailure;
-        if (isObject(onFailure) && isObject(onFailure.fixer)) add(used.models, onFailure.fixer.model, s.id);
-      }
-    }
-    return (this.usedCache = used);
+  /** Names this document's steps use where a permission list is checked. */
+  private usedNames(): UsedNames {
+    return (this.usedCache ??= usedNames(this.facts));
   }
 
   /** Scalar value items: the whole scalar under the cursor is replaced, quoted as the host needs. */
@@ -1081,6 +1082,35 @@ class Completer {
       this.items.push(item);
     });
   }
+}
+
+/** Model and tool names, each with the ids of the steps that use it. */
+interface UsedNames {
+  models: Map<string, string[]>;
+  tools: Map<string, string[]>;
+}
+
+/** Names a document's steps use where a permission list is checked: `with.model`, `onFailure.fixer.model`, `with.tool`. */
+function usedNames(facts: WorkflowFacts | undefined): UsedNames {
+  const used: UsedNames = { models: new Map(), tools: new Map() };
+  const add = (names: Map<string, string[]>, name: unknown, id: string) => {
+    if (typeof name !== "string" || name === "") return;
+    const ids = names.get(name) ?? [];
+    if (!ids.includes(id)) ids.push(id);
+    names.set(name, ids);
+  };
+  for (const list of facts?.lists ?? []) {
+    for (const s of list.steps) {
+      const w = s.step.with;
+      if (isObject(w)) {
+        if (s.uses === "ai.generate") add(used.models, w.model, s.id);
+        if (s.uses === "tool.call") add(used.tools, w.tool, s.id);
+      }
+      const onFailure = s.step.onFailure;
+      if (isObject(onFailure) && isObject(onFailure.fixer)) add(used.models, onFailure.fixer.model, s.id);
+    }
+  }
+  return used;
 }
 
 interface ListGraph {
