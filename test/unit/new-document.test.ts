@@ -302,6 +302,10 @@ describe("top-level snippets: block style in YAML, the cursor left inside", () =
       const { text, cursor } = accept(r.text, r.item("ai.generate step"));
       assert.deepEqual(pathAt(text, format, cursor - 1).slice(0, 2), ["steps", 0], text);
       assert.equal(text[cursor], format === "json" ? "\n" : "}");
+      // a tool call's args are a tab stop too (between the braces)
+      const tool = (r.item("tool.call step").textEdit as TextEdit).newText;
+      assert.match(tool, /"?args"?: \{\$\{3\}\}/, tool);
+      assert.deepEqual((analyzeText(accept(r.text, r.item("tool.call step")).text, format).document.value as { steps: Array<{ with: unknown }> }).steps[0].with, { tool: "tool", args: {} });
     }
   });
 });

@@ -349,7 +349,7 @@ export function withFor(uses: string, env: ShapeEnv, p = "w"): Snip {
     case "ai.generate":
       return obj([["model", str(choice(`${p}model`, env.models.length ? env.models : ["model"]))], ["prompt", str(ph(`${p}prompt`, "Write the prompt"))]], false);
     case "tool.call":
-      return obj([["tool", str(choice(`${p}tool`, env.tools.length ? env.tools : ["tool"]))], ["args", obj([], true)]], false);
+      return obj([["tool", str(choice(`${p}tool`, env.tools.length ? env.tools : ["tool"]))], ["args", emptyObj(ph(`${p}args`))]], false);
     case "code.run":
       return obj([
         ["entrypoint", str("main.ts")],
@@ -455,12 +455,12 @@ export function withKeys(uses: unknown, env: ShapeEnv): Array<{ key: string; doc
         { key: "model", doc: "The model slot: one of `permissions.models`.", value: str(choice("model", models)) },
         { key: "prompt", doc: "The user message; may hold `{{ }}` expressions.", value: str(ph("prompt", "")) },
         { key: "system", doc: "The system prompt; may hold `{{ }}` expressions.", value: str(ph("system", "")) },
-        { key: "args", doc: "Free-form arguments (template checked).", value: obj([], true) },
+        { key: "args", doc: "Free-form arguments (template checked).", value: emptyObj() },
       ];
     case "tool.call":
       return [
         { key: "tool", doc: "The tool: one of `permissions.tools`.", value: str(choice("tool", tools)) },
-        { key: "args", doc: "The tool's arguments; strings may hold `{{ }}` expressions.", value: obj([], true) },
+        { key: "args", doc: "The tool's arguments; strings may hold `{{ }}` expressions.", value: emptyObj() },
       ];
     case "code.run": {
       const w = withFor("code.run", env);
