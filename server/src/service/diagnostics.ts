@@ -227,7 +227,8 @@ export function isEmptyDocument(doc: LwirDocument): boolean {
 /** isEmptyDocument on the text alone (completion has no parse of the current text). */
 export function isEmptyText(text: string, format: "json" | "yaml"): boolean {
   if (text.trim() === "") return true;
-  return format === "yaml" && /^(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n|$))*$/.test(text);
+  // (the first test is cheap: most documents fail it at their first character)
+  return format === "yaml" && /^\s*#/.test(text) && /^(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n|$))*$/.test(text);
 }
 
 export function emptyDocumentDiagnostic(): Diagnostic {
