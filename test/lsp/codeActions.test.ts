@@ -4,7 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { stringify as toYaml } from "yaml";
-import type { CodeAction, TextEdit } from "vscode-languageserver-types";
+import type { CodeAction, CompletionItem, CompletionList, TextEdit } from "vscode-languageserver-types";
 import { LspClient, fileUri, type Diagnostic } from "./harness";
 import { type Json, aiStep, baseWorkflow, toolStep, withSteps } from "../unit/lwir-fixtures";
 
@@ -52,6 +52,27 @@ describe("code actions over LSP (push diagnostics)", () => {
   let client: LspClient;
   before(async () => { client = await LspClient.start({ pull: false, initializationOptions: { settings: { validation: { delay: 0 } } } }); });
   after(() => client.stop());
+
+  for (const format of ["json", "yaml"] as Format[]) {
+    test(`${format}: an empty document gets one info notice; New workflow (fix and completion) writes a valid workflow`, async () => {
+      const uri = fileUri(`new.lwir.${format}`);
+      client.open(uri, "");
+      const first = await client.waitForDiagnostics(uri, { version: 1 });
+      assert.deepEqual(first.diagnostics.map((d) => [d.code, d.severity]), [["lwir.empty_document", 3]]);
+      // completion offers the same skeleton first
+      const completion = await client.request<CompletionList | CompletionItem[] | null>("textDocument/completion", { textDocument: { uri }, position: { line: 0, character: 0 } });
+      const items = Array.isArray(completion) ? completion : completion?.items ?? [];
+      assert.equal(items[0]?.label, "New workflow");
+      assert.match((items[0].textEdit as TextEdit).newText, /\$\{0:text\}/);
+      // the quick fix
+      const actions = await codeActions(client, uri, first.diagnostics[0], ["quickfix"]);
+      assert.deepEqual(actions.map((a) => [a.title, a.isPreferred]), [["New workflow", true]]);
+      const version = applyEdit(client, uri, actions[0]);
+      const next = await client.waitForDiagnostics(uri, { version });
+      assert.deepEqual(next.diagnostics, [], JSON.stringify(next.diagnostics));
+      client.close(uri);
+    });
+  }
 
   for (const format of ["json", "yaml"] as Format[]) {
     test(`${format}: the needs quick fix clears step.undeclared_dependency`, async () => {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { stringify as toYaml } from "yaml";
 import { analyzeText } from "../../server/src/service/analysis";
 import {
-  FILE_TOO_LARGE, INHERITED_FUNCTION_NAME, PARSE_CODE, PARSE_WARNING_CODE, SOURCE, YAML_UNQUOTED_TEMPLATE, applyRuleLevels, ownNotices, toDiagnostics, tooLargeDiagnostic,
+  EMPTY_DOCUMENT, FILE_TOO_LARGE, INHERITED_FUNCTION_NAME, PARSE_CODE, PARSE_WARNING_CODE, SOURCE, YAML_UNQUOTED_TEMPLATE, applyRuleLevels, ownNotices, toDiagnostics, tooLargeDiagnostic,
   type LwirDiagnosticData,
 } from "../../server/src/service/diagnostics";
 import { JSON_BOM_MESSAGE } from "../../server/src/document/json";
@@ -378,7 +378,7 @@ describe("own rules and their levels", () => {
     }
   });
   test("levelOf, readRuleLevels and parseRuleOption know only our own codes", () => {
-    assert.deepEqual(CONFIGURABLE_RULES.map((r) => r.code).sort(), [FILE_TOO_LARGE, INHERITED_FUNCTION_NAME, PARSE_WARNING_CODE, YAML_UNQUOTED_TEMPLATE].sort());
+    assert.deepEqual(CONFIGURABLE_RULES.map((r) => r.code).sort(), [EMPTY_DOCUMENT, FILE_TOO_LARGE, INHERITED_FUNCTION_NAME, PARSE_WARNING_CODE, YAML_UNQUOTED_TEMPLATE].sort());
     assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, undefined), "warning");
     assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, { [YAML_UNQUOTED_TEMPLATE]: "off" }), "off");
     assert.equal(levelOf("model.disallowed", { "model.disallowed": "off" }), undefined);

@@ -37,15 +37,16 @@ export function registerCompletionAndCodeActions({ connection, documents, worksp
     // analysis rather than wait for a full parse (the next validation analyses it anyway).
     const current = workspace.peekAnalysis(uri);
     const lastGood = workspace.getLastGood(uri);
+    const others = () => workspace.otherLastGood(uri);
     if (!current && lastGood) {
       const document = documents.get(uri)!;
       // JSON: the step around the cursor, without building the new text, where that suffices
       const near = document instanceof LazyTextDocument ? provideCompletionNearCursor(document, lastGood, params.position, trigger) : undefined;
-      return completionDocumentation.compact(near ?? provideCompletionFromText(document.getText(), state.format, lastGood, params.position, trigger), wire);
+      return completionDocumentation.compact(near ?? provideCompletionFromText(document.getText(), state.format, lastGood, params.position, trigger, others), wire);
     }
     const analysis = current ?? workspace.getAnalysis(uri);
     if (!analysis) return null;
-    return completionDocumentation.compact(provideCompletion(analysis, lastGood, params.position, trigger), wire);
+    return completionDocumentation.compact(provideCompletion(analysis, lastGood, params.position, trigger, others), wire);
   }, needsPosition));
 
   // Documentation left off long lists (service/completionList.ts), given when the client shows an item.

@@ -90,6 +90,7 @@ export const OWN_RULES: readonly OwnRule[] = [
   { code: "lwir.parse_warning", severity: "warning", description: "The YAML parser warns about text the runtime still accepts, such as an unknown tag.", configurable: true },
   { code: "lwir.yaml_unquoted_template", severity: "warning", description: "An unquoted {{ }} in YAML is read as a mapping, not as a template string.", configurable: true },
   { code: "lwir.inherited_function_name", severity: "warning", description: "An expression calls a name every JavaScript object has (toString, valueOf, …): accepted, but it cannot work at run time.", configurable: true },
+  { code: "lwir.empty_document", severity: "info", description: "The document is empty: the editor offers a new workflow to start from.", configurable: true },
   { code: "lwir.file_too_large", severity: "warning", description: "The document is larger than lwir.maxFileSize, so the editor does not analyse it.", configurable: true },
   { code: "lwir.internal_error", severity: "error", description: "LWIR Tools failed while analysing the document (a bug in the tool, not in the document).", configurable: false },
 ];

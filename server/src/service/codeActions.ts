@@ -18,8 +18,10 @@ import { inferNeeds, needsToAdd } from "../lwir/needs";
 import { isCycle, stronglyConnected, type Graph } from "../lwir/graph";
 import type { Analysis, RangedFinding } from "./analysis";
 import {
-  PARSE_CODE, SOURCE, YAML_UNQUOTED_TEMPLATE, editorRange, stepPrefix, toDiagnostics, type LwirDiagnosticData,
+  EMPTY_DOCUMENT, PARSE_CODE, SOURCE, YAML_UNQUOTED_TEMPLATE, editorRange, emptyDocumentDiagnostic, isEmptyDocument, stepPrefix,
+  toDiagnostics, type LwirDiagnosticData,
 } from "./diagnostics";
+import { expandSnippet, newWorkflowSnippet, renderDocument } from "./snippets";
 import type { ParseValue } from "../document/types";
 import { parseYaml } from "../document/yaml";
 import { quoteYaml } from "../document/yamlQuote";
@@ -54,6 +56,7 @@ export function provideCodeActions(analysis: Analysis, params: CodeActionRequest
   const only = params.context.only;
   const wants = (kind: string) => !only || only.some((k) => kind === k || kind.startsWith(k + "."));
   const uri = params.textDocument.uri;
+  if (isEmptyDocument(doc)) return wants(CodeActionKind.QuickFix) ? [newWorkflowAction(analysis, params)] : [];
   if (doc.parseErrors.length > 0) {
     return wants(CodeActionKind.QuickFix) && doc.format === "yaml" ? parseErrorActions(analysis, params) : [];
   }
@@ -108,6 +111,37 @@ export function provideCodeActions(analysis: Analysis, params: CodeActionRequest
     }
   }
   return actions;
+}
+
+// ---- an empty document ------------------------------------------------------------------------------
+
+export const NEW_WORKFLOW_TITLE = "New workflow";
+
+/** The text of a new workflow in the document's format (the completion's snippet, every default accepted). */
+export function newWorkflowText(format: "json" | "yaml"): string {
+  return expandSnippet(renderDocument(newWorkflowSnippet(), { format, indent: 0, unit: 2 }));
+}
+
+/**
+ * "New workflow" for an empty document: white space is replaced; YAML comments are kept and the
+ * workflow written after them.
+ */
+function newWorkflowAction(analysis: Analysis, params: CodeActionRequest): CodeAction {
+  const doc = analysis.document;
+  const lf = newWorkflowText(doc.format);
+  const text = doc.text.includes("\r\n") ? lf.replace(/\n/g, "\r\n") : lf;
+  const blank = doc.text.trim() === "";
+  const edit: OffsetEdit = blank
+    ? { start: 0, end: doc.text.length, newText: text }
+    : { start: doc.text.length, end: doc.text.length, newText: (/[\r\n]$/.test(doc.text) ? "" : doc.text.includes("\r\n") ? "\r\n" : "\n") + text };
+  const sent = (params.context.diagnostics ?? []).filter((d) => d.source === SOURCE && isData(d.data) && d.data.code === EMPTY_DOCUMENT);
+  return {
+    title: NEW_WORKFLOW_TITLE,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: sent.length > 0 ? sent : [emptyDocumentDiagnostic()],
+    isPreferred: true,
+    edit: { changes: { [params.textDocument.uri]: [textEdit(analysis, edit)] } },
+  };
 }
 
 // ---- YAML syntax errors on a value that needs quotes (document/yamlErrors.ts) ------------------------

@@ -79,8 +79,15 @@ import {
   obj,
   ph,
   raw,
+  emptyArr,
+  metadataSnippet,
+  newWorkflowSnippet,
+  permissionsSnippet,
+  renderDocument,
   renderItem,
   renderMember,
+  schemaSnippet,
+  stepsSnippet,
   renderValue,
   stepKeyValue,
   stepSnippet,
@@ -91,6 +98,8 @@ import {
   type Snip,
 } from "./snippets";
 import { stepWindow } from "./completionStepWindow";
+import { isEmptyText } from "./diagnostics";
+import { fileNameOf } from "./workspace";
 import { doubleQuotedInner, quoteYaml, singleQuotedInner, yamlScalar } from "../document/yamlQuote";
 
 /**
@@ -106,19 +115,29 @@ export interface CompletionTrigger {
 }
 
 /** Completion for a document whose current analysis the caller has (maybe freshly parsed). */
-export function provideCompletion(current: Analysis, lastGood: Analysis | undefined, position: Position, trigger: CompletionTrigger = {}): CompletionList {
+export function provideCompletion(
+  current: Analysis, lastGood: Analysis | undefined, position: Position, trigger: CompletionTrigger = {}, others?: OtherDocuments,
+): CompletionList {
   const doc = current.document;
   const parsed = doc.parseErrors.length === 0 && !doc.tooDeep && doc.value !== undefined;
   const source = parsed ? current : lastGood ?? current;
-  return complete(doc.text, doc.format, source, position, doc.offsetAt(position), undefined, trigger);
+  return complete(doc.text, doc.format, source, position, doc.offsetAt(position), undefined, trigger, others);
 }
+
+/**
+ * The other open LWIR documents' analyses (already made; the workspace's last good ones), asked only
+ * where completion offers names used elsewhere (an entry of `permissions.models` / `tools`).
+ */
+export type OtherDocuments = () => ReadonlyArray<{ uri: string; analysis: Analysis }>;
 
 /**
  * Completion from the current text and the last analysis (of an earlier version, or undefined),
  * without parsing the text: what the cursor is on comes from the text, the facts from `analysis`.
  */
-export function provideCompletionFromText(text: string, format: Format, analysis: Analysis | undefined, position: Position, trigger: CompletionTrigger = {}): CompletionList {
-  return complete(text, format, analysis, position, offsetOf(text, position), undefined, trigger);
+export function provideCompletionFromText(
+  text: string, format: Format, analysis: Analysis | undefined, position: Position, trigger: CompletionTrigger = {}, others?: OtherDocuments,
+): CompletionList {
+  return complete(text, format, analysis, position, offsetOf(text, position), undefined, trigger, others);
 }
 
 const EMPTY: CompletionList = { isIncomplete: false, items: [] };
@@ -218,14 +237,17 @@ function complete(
   text: string, format: Format, analysis: Analysis | undefined, requested: Position, offset: number,
   near?: { sync: SyncPoint; unit: number; crlf: () => boolean },
   trigger: CompletionTrigger = {},
+  others?: OtherDocuments,
 ): CompletionList {
   const position = positionInside(text, requested, offset);
+  const fresh = newWorkflowItem(text, format, position, offset);
   const cursor = cursorAt(text, format, offset, near ? near.sync : analysis ? syncPoint(analysis.document, text, offset) : undefined);
-  if (!cursor) return EMPTY;
+  if (!cursor) return fresh ? withLineBreaks(text, { isIncomplete: false, items: [fresh] }) : EMPTY;
   const source = cursor.token && isOpenString(cursor.token) && !parsedAs(analysis, text) ? closedStringAnalysis(text, format, cursor.token) ?? analysis : analysis;
   const facts = source ? factsOf(source) : undefined;
-  const c = new Completer(text, format, cursor, facts, position, near?.unit, trigger.typed === true && format === "json");
+  const c = new Completer(text, format, cursor, facts, position, near?.unit, trigger.typed === true && format === "json", others);
   c.run();
+  if (fresh) c.items.unshift(fresh);
   const multiLine = (e: TextEdit | undefined) => e !== undefined && e.newText.includes("\n");
   const anyMultiLine = c.items.some((item) => multiLine(item.textEdit as TextEdit | undefined) || item.additionalTextEdits?.some(multiLine));
   if (anyMultiLine && (near ? near.crlf() : text.includes("\r\n"))) {
@@ -237,6 +259,36 @@ function complete(
     }
   }
   return { isIncomplete: c.incomplete, items: c.items };
+}
+
+/**
+ * "New workflow" in an empty document (white space, or YAML comments): the whole skeleton, offered
+ * first, on a line with nothing typed before the cursor. The range runs from the line's start so the
+ * skeleton starts at column 0 (a YAML top-level mapping must).
+ */
+function newWorkflowItem(text: string, format: Format, position: Position, offset: number): CompletionItem | undefined {
+  if (!isEmptyText(text, format)) return undefined;
+  const lineStart = lineStartAt(text, offset);
+  if (text.slice(lineStart, offset).trim() !== "") return undefined;
+  const start = { line: position.line, character: position.character - (offset - lineStart) };
+  return {
+    label: NEW_WORKFLOW_LABEL, kind: CompletionItemKind.Snippet, detail: "apiVersion, kind, metadata, input, output, permissions and one step",
+    documentation: md("A whole workflow that validates as written: fill in its name, model and prompt (Tab moves to the next place)."),
+    textEdit: { range: { start, end: position }, newText: renderDocument(newWorkflowSnippet(), { format, indent: 0, unit: 2 }) },
+    insertTextFormat: InsertTextFormat.Snippet, insertTextMode: InsertTextMode.asIs, sortText: "!", filterText: NEW_WORKFLOW_LABEL, preselect: true,
+  };
+}
+
+export const NEW_WORKFLOW_LABEL = "New workflow";
+
+/** Line breaks of inserted text follow the document's. */
+function withLineBreaks(text: string, list: CompletionList): CompletionList {
+  if (!text.includes("\r\n")) return list;
+  for (const item of list.items) {
+    const e = item.textEdit as TextEdit | undefined;
+    if (e) e.newText = e.newText.replace(/\r?\n/g, "\r\n");
+  }
+  return list;
 }
 
 /** A quoted scalar whose closing quote is not on its line (not a line of a block scalar). */
@@ -331,6 +383,7 @@ class Completer {
     unit?: number,
     /** Answer inside a `{{ }}` template only (CompletionTrigger). */
     private readonly templatesOnly = false,
+    private readonly others?: OtherDocuments,
   ) {
     this.pos = Positioner.at(text, position, cursor.offset);
     this.unitCache = unit;
@@ -789,6 +842,9 @@ class Completer {
     if (path.length === 1 && path[0] === "apiVersion") return this.enumValues([{ value: API_VERSION, doc: "The LWIR version this document is written in." }]);
     if (path.length === 1 && path[0] === "kind") return this.enumValues([{ value: KIND }]);
     if (this.isStepList(path.slice(0, -1)) && typeof path[path.length - 1] === "number") return this.newSteps(path, yamlItem);
+    if (path.length === 3 && path[0] === "permissions" && (path[1] === "models" || path[1] === "tools") && typeof path[2] === "number") {
+      return this.permissionNames(path[1], path[2], yamlItem);
+    }
     if (!step) return;
     const r = step.rest;
     const uses = step.uses;
@@ -842,6 +898,38 @@ class Completer {
     }
     if (is("onFailure", "repair", "mode")) return this.enumValues([{ value: "self", doc: "Retry the generation on the same model (`escalate` is not implemented)." }]);
     if (is("sensitive")) return this.enumValues([{ value: true }, { value: false }]);
+  }
+
+  /**
+   * Model or tool names the steps use (`with.model`, `onFailure.fixer.model`, `with.tool`) and the list
+   * does not hold yet, for an entry of `permissions.models` / `permissions.tools`.
+   */
+  private permissionNames(list: "models" | "tools", index: number, yamlItem: boolean): void {
+    const frame = this.cursor.frames.find((f) => f.kind === "array" && samePath(f.path, ["permissions", list]));
+    const listed = new Set(frame ? frame.items.filter((_, k) => k !== index) : list === "models" ? this.facts?.models : this.facts?.tools);
+    const values = [...this.usedNames()[list]].filter(([name]) => !listed.has(name)).map(([name, steps]) => ({
+      value: name, detail: `used by step ${steps.join(", ")}`, kind: CompletionItemKind.Value,
+    }));
+    // then names the other open documents use (their last good analyses; none is made for this)
+    const seen = new Set([...listed, ...values.map((v) => v.value)]);
+    for (const { uri, analysis } of this.others?.() ?? []) {
+      const facts = factsOf(analysis);
+      if (!facts) continue;
+      const file = fileNameOf(uri);
+      for (const [name, steps] of usedNames(facts)[list]) {
+        if (seen.has(name)) continue;
+        seen.add(name);
+        values.push({ value: name, detail: `used by step ${steps.join(", ")} in ${file}`, kind: CompletionItemKind.Value });
+      }
+    }
+    this.enumValues(values, yamlItem);
+  }
+
+  private usedCache: UsedNames | undefined;
+
+  /** Names this document's steps use where a permission list is checked. */
+  private usedNames(): UsedNames {
+    return (this.usedCache ??= usedNames(this.facts));
   }
 
   /** Scalar value items: the whole scalar under the cursor is replaced, quoted as the host needs. */
@@ -948,14 +1036,15 @@ class Completer {
     const existing = this.existingKeys(path);
     const offer = (entries: Array<{ key: string; doc?: string; value: Snip | undefined }>) => this.keyItems(entries.filter((e) => !existing.has(e.key)));
     if (path.length === 0) {
+      const used = this.usedNames();
       return offer([
         { key: "apiVersion", doc: "Always `littleworkflow.dev/v0.1`.", value: str(API_VERSION) },
         { key: "kind", doc: "Always `Workflow`.", value: str(KIND) },
-        { key: "metadata", doc: "`name` (required), `version`, `description`.", value: obj([["name", str(ph("name", "workflow"))]], true) },
-        { key: "input", doc: "The workflow input: `schema` (required).", value: obj([["schema", obj([["type", str("object")], ["properties", obj([], true)]], false)]], false) },
-        { key: "output", doc: "The workflow output: `schema` (required).", value: obj([["schema", obj([["type", str("object")], ["properties", obj([], true)]], false)]], false) },
-        { key: "permissions", doc: "The model slots and tools steps may use.", value: obj([["models", arr([], true)], ["tools", arr([], true)]], false) },
-        { key: "steps", doc: "The top-level step list.", value: arr([], true) },
+        { key: "metadata", doc: "`name` (required), `version`, `description`.", value: metadataSnippet() },
+        { key: "input", doc: "The workflow input: `schema` (required).", value: schemaSnippet() },
+        { key: "output", doc: "The workflow output: `schema` (required).", value: schemaSnippet() },
+        { key: "permissions", doc: "The model slots and tools steps may use.", value: permissionsSnippet({ models: [...used.models.keys()], tools: [...used.tools.keys()] }) },
+        { key: "steps", doc: "The top-level step list, starting with an ai.generate step.", value: stepsSnippet(this.shapeEnv(["steps"])) },
       ]);
     }
     if (samePath(path, ["metadata"])) {
@@ -966,9 +1055,11 @@ class Completer {
       ]);
     }
     if (samePath(path, ["permissions"])) {
+      const used = this.usedNames();
+      const list = (names: Map<string, string[]>, name: string) => (names.size ? arr([str(choice(name, [...names.keys()]))], false) : emptyArr());
       return offer([
-        { key: "models", doc: "Model slots `ai.generate` steps (and fixers) may use.", value: arr([], true) },
-        { key: "tools", doc: "Tools `tool.call` steps may use.", value: arr([], true) },
+        { key: "models", doc: "Model slots `ai.generate` steps (and fixers) may use.", value: list(used.models, "model") },
+        { key: "tools", doc: "Tools `tool.call` steps may use.", value: list(used.tools, "tool") },
         { key: "secrets", doc: "Must stay empty in this runtime (not implemented).", value: arr([], true) },
         { key: "network", doc: "Must stay empty in this runtime (not implemented).", value: arr([], true) },
       ]);
@@ -1067,6 +1158,35 @@ class Completer {
       this.items.push(item);
     });
   }
+}
+
+/** Model and tool names, each with the ids of the steps that use it. */
+interface UsedNames {
+  models: Map<string, string[]>;
+  tools: Map<string, string[]>;
+}
+
+/** Names a document's steps use where a permission list is checked: `with.model`, `onFailure.fixer.model`, `with.tool`. */
+function usedNames(facts: WorkflowFacts | undefined): UsedNames {
+  const used: UsedNames = { models: new Map(), tools: new Map() };
+  const add = (names: Map<string, string[]>, name: unknown, id: string) => {
+    if (typeof name !== "string" || name === "") return;
+    const ids = names.get(name) ?? [];
+    if (!ids.includes(id)) ids.push(id);
+    names.set(name, ids);
+  };
+  for (const list of facts?.lists ?? []) {
+    for (const s of list.steps) {
+      const w = s.step.with;
+      if (isObject(w)) {
+        if (s.uses === "ai.generate") add(used.models, w.model, s.id);
+        if (s.uses === "tool.call") add(used.tools, w.tool, s.id);
+      }
+      const onFailure = s.step.onFailure;
+      if (isObject(onFailure) && isObject(onFailure.fixer)) add(used.models, onFailure.fixer.model, s.id);
+    }
+  }
+  return used;
 }
 
 interface ListGraph {

@@ -11,6 +11,7 @@ import {
 } from "vscode-languageserver-types";
 import type { LwirDocument, ParseValue } from "../document/types";
 import { quoteYaml } from "../document/yamlQuote";
+import { endWithoutWhiteSpace } from "../document/text";
 import type { PathSegment, ReferenceDetails } from "../lwir/types";
 import { API_VERSION, KIND, isObject } from "../lwir/validate";
 import { EXPRESSION_FUNCTIONS } from "../lwir/expressions";
@@ -32,6 +33,8 @@ export const YAML_UNQUOTED_TEMPLATE = "lwir.yaml_unquoted_template";
 export const INHERITED_FUNCTION_NAME = "lwir.inherited_function_name";
 /** Editor-only notice: the document is above `lwir.maxFileSize`, so it is not analysed. */
 export const FILE_TOO_LARGE = "lwir.file_too_large";
+/** Editor-only notice: the document is empty (or only white space and comments); its fix writes a new workflow. */
+export const EMPTY_DOCUMENT = "lwir.empty_document";
 /** Analysing the document threw (a bug): reported instead of leaving stale diagnostics. */
 export const INTERNAL_ERROR = "lwir.internal_error";
 
@@ -132,6 +135,9 @@ export interface DiagnosticOptions {
 /** All diagnostics of one analysis: parse errors and warnings, findings, then editor hints. */
 export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {}): Diagnostic[] {
   const doc = analysis.document;
+  // A new file starts empty: one notice offering a new workflow, not the runtime's "must be an object,
+  // not null" (YAML) or a syntax error (JSON). The CLI still reports those (cli/check.ts, ownNotices).
+  if (isEmptyDocument(doc)) return [emptyDocumentDiagnostic()];
   const out: Diagnostic[] = [];
   for (const problem of doc.parseErrors) {
     out.push({
@@ -219,6 +225,51 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
     });
   }
   return out;
+}
+
+/**
+ * A document with nothing in it: white space only, or in YAML also comments only (the runtime reads
+ * both as null; JSON has no comments). Such a document is where a new workflow gets written.
+ */
+export function isEmptyDocument(doc: LwirDocument): boolean {
+  return isEmptyText(doc.text, doc.format);
+}
+
+/** isEmptyDocument on the text alone (completion has no parse of the current text). */
+export function isEmptyText(text: string, format: "json" | "yaml"): boolean {
+  if (text.trim() === "") return true;
+  // (the first test is cheap: most documents fail it at their first character)
+  return format === "yaml" && /^\s*#/.test(text) && /^(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n|$))*$/.test(text);
+}
+
+export function emptyDocumentDiagnostic(): Diagnostic {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Information,
+    source: SOURCE,
+    code: EMPTY_DOCUMENT,
+    message: "This LWIR document is empty. Use the quick fix \"New workflow\" (or completion) to start from a workflow that validates.",
+    data: { code: EMPTY_DOCUMENT, path: "$", segments: [] } satisfies LwirDiagnosticData,
+  };
+}
+
+/**
+ * The editor's range of a finding about a missing top-level key (`schema.invalid` at `$.kind`, `$.steps`,
+ * … when the key is absent). The validator's range is the document's first line, where all of them
+ * would pile up while a new document is written top-down; the editor shows them at the last character
+ * of the top-level mapping (its closing brace in JSON), where the missing keys are added, the way a
+ * syntax error at the end of the text marks the last character written. `apiVersion`, which goes first,
+ * keeps the first line. The CLI keeps the validator's ranges.
+ */
+function missingKeyRange(doc: LwirDocument, finding: RangedFinding): Range | undefined {
+  const key = finding.segments[0];
+  if (finding.code !== "schema.invalid" || finding.segments.length !== 1 || typeof key !== "string" || key === "apiVersion") return undefined;
+  const root = doc.value;
+  if (!isObject(root) || Object.prototype.hasOwnProperty.call(root, key)) return undefined;
+  const loc = doc.locate([]);
+  if (!loc) return undefined;
+  const end = endWithoutWhiteSpace(doc.text, loc.valueStart, loc.valueEnd);
+  return end > loc.valueStart ? doc.rangeAt(end - 1, end) : undefined;
 }
 
 /** Calls of Object.prototype names in expressions (service/inheritedFunctions.ts), on the name where it maps. */
@@ -427,13 +478,16 @@ function rangeOf(doc: LwirDocument, segments: PathSegment[]): Range {
 }
 
 /**
- * Where the editor squiggles a finding: its node's range (what the CLI reports), except for
- * `lwir.invalid_cycle`, whose node is the whole step list: there the edge that closes the loop in list
- * order (catalog 3.4), which is where the user acts. That is the first needs entry naming the step
- * itself or a later member, else the decision route back to an earlier member (every loop in a list
- * has one of the two). Diagnostics, hover and the code actions' range check all use this.
+ * Where the editor squiggles a finding: its node's range (what the CLI reports), except where the user
+ * acts elsewhere: a missing top-level key at the end of the top-level mapping (missingKeyRange); a
+ * misspelt name on the name (didYouMean.ts nameRange); `lwir.invalid_cycle`, whose node is the whole
+ * step list, on the edge that closes the loop in list order (catalog 3.4): the first needs entry naming
+ * the step itself or a later member, else the decision route back to an earlier member (every loop in a
+ * list has one of the two). Diagnostics, hover and the code actions' range check all use this.
  */
 export function editorRange(analysis: Analysis, finding: RangedFinding): Range {
+  const missing = missingKeyRange(analysis.document, finding);
+  if (missing) return missing;
   if (finding.code !== "lwir.invalid_cycle") return nameRange(analysis, finding);
   const doc = analysis.document;
   if (finding.details?.kind !== "cycle") return finding.range;

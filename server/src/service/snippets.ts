@@ -5,14 +5,15 @@
 //
 // Also the LWIR shapes completion offers: a new step of each type, and the value that goes with each
 // key of a step, of its `with`, `output`, `fanIn`, … (catalog section 4), all valid as expanded.
-import { OUTPUT_MODES, FAILURE_MODES, FAN_IN_ORDERS, STEP_TYPES, END } from "../lwir/validate";
+import { API_VERSION, KIND, OUTPUT_MODES, FAILURE_MODES, FAN_IN_ORDERS, STEP_TYPES, END } from "../lwir/validate";
 import { sha256Hex } from "../lwir/sha256";
 import { doubleQuotedInner, isPlainSafe, yamlScalar } from "../document/yamlQuote";
 
 export type SnipPart = string | { ph: string; def?: string; choices?: readonly string[] };
 
 export type Snip =
-  | { k: "obj"; entries: Array<[string, Snip]>; inline?: boolean }
+  /** `inner`: what goes between the braces of an empty object (a tab stop, so the cursor lands inside). */
+  | { k: "obj"; entries: Array<[string, Snip]>; inline?: boolean; inner?: SnipPart }
   | { k: "arr"; items: Snip[]; inline?: boolean }
   /** A string value: literal text and placeholders. */
   | { k: "str"; parts: SnipPart[] }
@@ -24,6 +25,14 @@ export const arr = (items: Snip[], inline?: boolean): Snip => ({ k: "arr", items
 export const str = (...parts: SnipPart[]): Snip => ({ k: "str", parts });
 export const raw = (...parts: SnipPart[]): Snip => ({ k: "raw", parts });
 export const ph = (name: string, def?: string): SnipPart => ({ ph: name, def });
+/** The placeholder name of the final tab stop (`$0`): where the cursor is left after the last tab. */
+export const FINAL = "$0";
+/** The final tab stop: the renderer writes `$0` (no number of its own). */
+export const finalStop = (def?: string): SnipPart => ({ ph: FINAL, def });
+/** An empty object with the cursor (a tab stop) between its braces. */
+export const emptyObj = (stop: SnipPart = finalStop()): Snip => ({ k: "obj", entries: [], inline: true, inner: stop });
+/** An empty array with the cursor (a tab stop) between its brackets. */
+export const emptyArr = (stop: SnipPart = finalStop()): Snip => arr([raw(stop)], true);
 export const choice = (name: string, choices: readonly string[]): SnipPart =>
   choices.length === 0 ? { ph: name } : choices.length === 1 ? { ph: name, def: choices[0] } : { ph: name, choices };
 
@@ -67,6 +76,7 @@ class Renderer {
     let out = "";
     for (const p of parts) {
       if (typeof p === "string") { out += escapeSnippet(host(p)); continue; }
+      if (p.ph === FINAL) { out += p.def ? `\${0:${escapeSnippet(host(p.def))}}` : "$0"; continue; }
       const { n, first } = this.num(p.ph);
       if (!first) out += `\${${n}}`;
       else if (p.choices && p.choices.length > 1) out += `\${${n}|${p.choices.map((c) => escapeChoice(host(c))).join(",")}|}`;
@@ -92,7 +102,7 @@ class Renderer {
     const pad = (n: number) => " ".repeat(n);
     const json = this.style.format === "json" || flow;
     if (node.k === "obj") {
-      if (node.entries.length === 0) return "{}";
+      if (node.entries.length === 0) return node.inner ? `{${this.parts([node.inner], (x) => x)}}` : "{}";
       const inline = node.inline ?? node.entries.every(([, v]) => v.k === "str" || v.k === "raw");
       if (json) {
         const key = (k: string) => (this.style.format === "json" ? JSON.stringify(k) : yamlScalar(k));
@@ -150,17 +160,67 @@ function expansions(parts: SnipPart[]): string[] {
 
 /** `"key": value` / `key: value` as snippet text. */
 export function renderMember(key: string, value: Snip, style: RenderStyle): string {
-  return new Renderer(style).member(key, value, style.indent);
+  return withFinalStop(new Renderer(style).member(key, value, style.indent), braces(style));
 }
 
 /** A value as snippet text; a YAML block mapping/sequence starts with a line break. */
 export function renderValue(value: Snip, style: RenderStyle): string {
-  return new Renderer(style).value(value, style.indent);
+  return withFinalStop(new Renderer(style).value(value, style.indent), braces(style));
 }
 
 /** A YAML block sequence item's content (after `- `), whose content column is `style.indent`. */
 export function renderItem(value: Snip, style: RenderStyle): string {
-  return new Renderer(style).item(value, style.indent);
+  return withFinalStop(new Renderer(style).item(value, style.indent), braces(style));
+}
+
+/** A whole document: a YAML block mapping from column 0, or a JSON value, followed by a line break. */
+export function renderDocument(value: Snip, style: RenderStyle): string {
+  const r = new Renderer({ ...style, indent: 0 });
+  return withFinalStop(style.format === "yaml" ? r.item(value, 0) : r.value(value, 0), braces(style)) + "\n";
+}
+
+/**
+ * Where the cursor is left: without a final tab stop an editor leaves it at the end of the snippet,
+ * which for a closing `}`/`]` is after the structure, so the next thing typed lands outside it. Then
+ * `$0` goes inside: before the last line break of a multi-line object/array (after its last member),
+ * or before the closing bracket of a one-line one. A YAML block snippet ends inside its last member
+ * (`braces` false): there only an empty `[]`/`{}` at the end gets the cursor between its brackets.
+ */
+export function withFinalStop(snippet: string, braces = true): string {
+  const end = scanEnd(snippet);
+  if (end.hasFinal || end.placeholder || end.escaped) return snippet;
+  const last = snippet[snippet.length - 1];
+  if (last !== "}" && last !== "]") return snippet;
+  if (!braces) return /(\[\]|\{\})$/.test(snippet) ? snippet.slice(0, -1) + "$0" + last : snippet;
+  const lineBreak = snippet.lastIndexOf("\n");
+  if (lineBreak >= 0 && /^\s*[}\]]$/.test(snippet.slice(lineBreak + 1))) return snippet.slice(0, lineBreak) + "$0" + snippet.slice(lineBreak);
+  return snippet.slice(0, -1) + "$0" + last;
+}
+
+/** JSON, or YAML written in flow style: the whole snippet is brackets and braces. */
+function braces(style: RenderStyle): boolean {
+  return style.format === "json" || style.flow === true;
+}
+
+/**
+ * Whether snippet text has a final tab stop, and whether it ends by closing a placeholder or with an
+ * escaped character. Literal
+ * `}` are escaped in snippet text, so an unescaped `}` closes a placeholder while one is open and is
+ * a JSON/flow brace otherwise.
+ */
+function scanEnd(s: string): { hasFinal: boolean; placeholder: boolean; escaped: boolean } {
+  let depth = 0;
+  let hasFinal = false;
+  let placeholder = false;
+  let escaped = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "\\") { i++; escaped = i === s.length - 1; continue; }
+    if (c === "$" && (s[i + 1] === "0" || (s[i + 1] === "{" && s[i + 2] === "0" && !/\d/.test(s[i + 3] ?? "")))) hasFinal = true;
+    if (c === "$" && s[i + 1] === "{") { depth++; i++; continue; }
+    if (c === "}" && depth > 0) { depth--; placeholder = i === s.length - 1; }
+  }
+  return { hasFinal, placeholder, escaped };
 }
 
 /**
@@ -289,7 +349,7 @@ export function withFor(uses: string, env: ShapeEnv, p = "w"): Snip {
     case "ai.generate":
       return obj([["model", str(choice(`${p}model`, env.models.length ? env.models : ["model"]))], ["prompt", str(ph(`${p}prompt`, "Write the prompt"))]], false);
     case "tool.call":
-      return obj([["tool", str(choice(`${p}tool`, env.tools.length ? env.tools : ["tool"]))], ["args", obj([], true)]], false);
+      return obj([["tool", str(choice(`${p}tool`, env.tools.length ? env.tools : ["tool"]))], ["args", emptyObj(ph(`${p}args`))]], false);
     case "code.run":
       return obj([
         ["entrypoint", str("main.ts")],
@@ -395,12 +455,12 @@ export function withKeys(uses: unknown, env: ShapeEnv): Array<{ key: string; doc
         { key: "model", doc: "The model slot: one of `permissions.models`.", value: str(choice("model", models)) },
         { key: "prompt", doc: "The user message; may hold `{{ }}` expressions.", value: str(ph("prompt", "")) },
         { key: "system", doc: "The system prompt; may hold `{{ }}` expressions.", value: str(ph("system", "")) },
-        { key: "args", doc: "Free-form arguments (template checked).", value: obj([], true) },
+        { key: "args", doc: "Free-form arguments (template checked).", value: emptyObj() },
       ];
     case "tool.call":
       return [
         { key: "tool", doc: "The tool: one of `permissions.tools`.", value: str(choice("tool", tools)) },
-        { key: "args", doc: "The tool's arguments; strings may hold `{{ }}` expressions.", value: obj([], true) },
+        { key: "args", doc: "The tool's arguments; strings may hold `{{ }}` expressions.", value: emptyObj() },
       ];
     case "code.run": {
       const w = withFor("code.run", env);
@@ -435,3 +495,70 @@ export function withKeys(uses: unknown, env: ShapeEnv): Array<{ key: string; doc
 }
 
 export { CODE_CONTENT };
+
+// ---------------------------------------------------------------------------------------------
+// The top level of a workflow
+
+/** Names the document already uses where a permission list is checked (model and tool names), with the steps that use them. */
+export interface UsedNames {
+  models: string[];
+  tools: string[];
+}
+
+const MODEL_DEFAULT = "model";
+
+/** `metadata`: name, version and description, each a tab stop. */
+export function metadataSnippet(): Snip {
+  return obj([
+    ["name", str(ph("name", "workflow"))],
+    ["version", str(ph("version", "0.1.0"))],
+    ["description", str(ph("description", "What this workflow does"))],
+  ], false);
+}
+
+/** `input` / `output`: a schema whose properties are where the cursor is left. */
+export function schemaSnippet(): Snip {
+  return obj([["schema", obj([["type", str("object")], ["properties", emptyObj()]], false)]], false);
+}
+
+/**
+ * `permissions`: a model (the names the steps use as choices) as a block list item, then `tools` with
+ * the cursor inside (the names the steps use, when there are any).
+ */
+export function permissionsSnippet(used: UsedNames): Snip {
+  const models = arr([str(choice("pmodel", used.models.length ? used.models : [MODEL_DEFAULT]))], false);
+  const tools = used.tools.length ? arr([str(choice("ptool", used.tools))], false) : emptyArr();
+  return obj([["models", models], ["tools", tools]], false);
+}
+
+/** `steps`: a block list with one ai.generate step (the first thing every workflow needs). */
+export function stepsSnippet(env: ShapeEnv): Snip {
+  return arr([stepSnippet("ai.generate", env)], false);
+}
+
+/**
+ * A whole new workflow (the "New workflow" completion and the empty document's quick fix): every key
+ * the runtime requires, a model in permissions, and one ai.generate step that reads the input, so it
+ * validates with no findings as expanded.
+ */
+export function newWorkflowSnippet(): Snip {
+  const model = ph("model", MODEL_DEFAULT);
+  return obj([
+    ["apiVersion", str(API_VERSION)],
+    ["kind", str(KIND)],
+    ["metadata", metadataSnippet()],
+    ["input", obj([["schema", obj([
+      ["type", str("object")],
+      ["properties", obj([["topic", obj([["type", str("string")]], true)]], false)],
+      ["required", arr([str("topic")], true)],
+    ], false)]], false)],
+    ["output", obj([["schema", obj([["type", str("string")]], false)]], false)],
+    ["permissions", obj([["models", arr([str(model)], false)]], false)],
+    ["steps", arr([obj([
+      ["id", str(ph("id", "generate"))],
+      ["uses", str("ai.generate")],
+      ["with", obj([["model", str(model)], ["prompt", str(ph("prompt", "Write a short text about "), "{{ input.topic }}")]], false)],
+      ["output", obj([["mode", str(finalStop("text"))]], false)],
+    ], false)], false)],
+  ], false);
+}

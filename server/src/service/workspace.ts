@@ -80,6 +80,16 @@ export class LwirWorkspace {
     return this.lastGood.get(uri);
   }
 
+  /**
+   * The last good analyses of the other open LWIR documents, as they are (none is computed for this):
+   * what completion reads for names used elsewhere in the workspace.
+   */
+  otherLastGood(uri: string): Array<{ uri: string; analysis: Analysis }> {
+    const out: Array<{ uri: string; analysis: Analysis }> = [];
+    for (const [other, analysis] of this.lastGood) if (other !== uri && this.store.get(other)) out.push({ uri: other, analysis });
+    return out;
+  }
+
   /** Drops everything known about a document (on close: a reopened document restarts its versions). */
   forget(uri: string): void {
     this.entries.delete(uri);
