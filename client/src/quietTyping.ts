@@ -36,6 +36,8 @@ export interface QuietInput<D extends DiagnosticLike> {
   text: string;
   /** The cursor's offset in `text`; undefined when no editor shows the document. */
   cursor: number | undefined;
+  /** The cursor's line, when the caller knows it (VS Code does): saves counting lines through the text. */
+  cursorLine?: number;
   lastEdit: LastEdit | undefined;
   now: number;
   /** How long after the last edit the user counts as still typing; 0 turns quiet typing off. */
@@ -78,10 +80,10 @@ export function editIsRecent(lastEdit: LastEdit | undefined, now: number, pauseM
 }
 
 export function quietDiagnostics<D extends DiagnosticLike>(input: QuietInput<D>): QuietResult<D> {
-  const { text, cursor, lastEdit, now, pauseMs, diagnostics } = input;
+  const { text, cursor, cursorLine, lastEdit, now, pauseMs, diagnostics } = input;
   const all = (): QuietResult<D> => ({ shown: diagnostics.slice(), held: 0 });
   if (!editIsRecent(lastEdit, now, pauseMs) || cursor === undefined || diagnostics.length === 0) return all();
-  const region = typingRegion(text, cursor);
+  const region = typingRegion(text, cursor, cursorLine);
   // An edit elsewhere (a quick fix, a rename, a format) while the cursor rests here is not typing here.
   if (!region || !lastEdit.offsets.some((o) => region.start <= o && o <= region.end)) return all();
   const shown = diagnostics.filter((d) => !heldBack(d, region));
@@ -121,9 +123,10 @@ function terminalIds(data: unknown): string[] {
 
 /**
  * The expression (`{{ … }}`, or `{{ …` not closed yet) or step-id value the cursor is in, on the
- * cursor's line; undefined elsewhere. Reads the line only: cost O(cursor) to count lines, not a parse.
+ * cursor's line; undefined elsewhere. Reads the line (and, for a YAML block scalar, the lines above it up
+ * to its header), not a parse; counts lines up to the cursor unless `knownLine` is given.
  */
-export function typingRegion(text: string, cursor: number): TypingRegion | undefined {
+export function typingRegion(text: string, cursor: number, knownLine?: number): TypingRegion | undefined {
   if (cursor < 0 || cursor > text.length) return undefined;
   const lineStart = text.lastIndexOf("\n", cursor - 1) + 1;
   let lineEnd = text.indexOf("\n", cursor);
@@ -131,7 +134,7 @@ export function typingRegion(text: string, cursor: number): TypingRegion | undef
   if (lineEnd > lineStart && text[lineEnd - 1] === "\r") lineEnd--;
   const lineText = text.slice(lineStart, lineEnd);
   const at = cursor - lineStart;
-  const line = countLines(text, lineStart);
+  const line = knownLine ?? countLines(text, lineStart);
   const make = (kind: "expression" | "id", s: number, e: number, id?: string): TypingRegion => ({
     kind, line, start: lineStart + s, end: lineStart + e, startCharacter: s, endCharacter: e, ...(id === undefined ? {} : { id }),
   });

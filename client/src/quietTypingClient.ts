@@ -117,6 +117,7 @@ export class QuietTyping implements vscode.Disposable {
     const result = quietDiagnostics({
       text: document.getText(),
       cursor: editor ? document.offsetAt(editor.selection.active) : undefined,
+      cursorLine: editor?.selection.active.line,
       lastEdit,
       now,
       pauseMs: this.pauseMs,

@@ -229,3 +229,14 @@ describe("typingRegion", () => {
     assert.equal(text.slice(r!.start, r!.end), "ab");
   });
 });
+
+test("the cursor's line, when given, gives the same decision as counting", () => {
+  const doc = withCursor(YAML_HEAD + yamlStep("classify", '"Classify {{ steps.| }}"'));
+  const diagnostics = diagnose(doc.text, "yaml");
+  const line = doc.text.slice(0, doc.cursor).split("\n").length - 1;
+  const base = { text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + 10, pauseMs: PAUSE, diagnostics };
+  const counted = quietDiagnostics(base);
+  assert.equal(counted.held, 1);
+  assert.deepEqual(quietDiagnostics({ ...base, cursorLine: line }), counted);
+  assert.equal(typingRegion(doc.text, doc.cursor)?.line, line);
+});
