@@ -2,6 +2,7 @@
 import * as vscode from "vscode";
 import { LanguageClient } from "vscode-languageclient/browser";
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
+import { QuietTyping } from "./quietTypingClient";
 import { registerFeatures } from "./workflowVersionUi";
 
 // A web worker global; the extension host in the browser has it, our tsconfig has no DOM library.
@@ -14,8 +15,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(outputChannel);
   const serverMain = vscode.Uri.joinPath(context.extensionUri, "dist/web/server.js");
   const worker = new Worker(serverMain.toString(true));
-  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, worker, clientOptions(outputChannel));
+  const quiet = new QuietTyping();
+  context.subscriptions.push(quiet);
+  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, worker, clientOptions(outputChannel, quiet.middleware));
   await client.start();
+  quiet.attach(client);
   registerFeatures(context, client);
 }
 

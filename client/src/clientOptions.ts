@@ -12,14 +12,14 @@ export const CLIENT_NAME = "LWIR Language Server";
  * JSON/YAML feature). The server is given every JSON and YAML document and answers only for LWIR ones:
  * `*.lwir.json|yaml|yml`, or a top-level `apiVersion` starting with `littleworkflow.dev/`.
  */
-export function clientOptions(outputChannel: vscode.LogOutputChannel): LanguageClientOptions {
+export function clientOptions(outputChannel: vscode.LogOutputChannel, middleware?: Middleware): LanguageClientOptions {
   return {
     documentSelector: [{ language: "json" }, { language: "jsonc" }, { language: "yaml" }],
     outputChannel,
     synchronize: { configurationSection: SETTINGS_SECTION },
     // Plain data: a WorkspaceConfiguration carries functions, which a web worker's postMessage cannot clone.
     initializationOptions: { settings: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration(SETTINGS_SECTION))) as unknown },
-    middleware: syntaxErrorMiddleware,
+    middleware: withQuietTyping(middleware),
   };
 }
 
@@ -35,6 +35,21 @@ export function vsCodeReportsJsonSyntax(uri: vscode.Uri, languageId?: string): b
     vscode.extensions.getExtension(BUILT_IN_JSON_EXTENSION) !== undefined,
     vscode.workspace.getConfiguration("json", uri).get<boolean>("validate.enable", true),
   );
+}
+
+/**
+ * Quiet typing (quietTypingClient.ts), when given, wraps the syntax-error filter: it sees the report with
+ * VS Code's duplicates already left out, and while it answers from its kept report nothing goes further.
+ */
+function withQuietTyping(quiet: Middleware | undefined): Middleware {
+  if (!quiet?.provideDiagnostics) return syntaxErrorMiddleware;
+  const outer = quiet.provideDiagnostics;
+  const inner = syntaxErrorMiddleware.provideDiagnostics!;
+  return {
+    ...syntaxErrorMiddleware,
+    provideDiagnostics: (document, previousResultId, token, next) =>
+      outer(document, previousResultId, token, (d, p, t) => inner(d, p, t, next)),
+  };
 }
 
 /** Leaves our syntax errors out where VS Code reports them, whether the server pushes diagnostics or the client pulls them. */

@@ -3,6 +3,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type ServerOptions } from "vscode-languageclient/node";
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
+import { QuietTyping } from "./quietTypingClient";
 import { registerFeatures } from "./workflowVersionUi";
 
 let client: LanguageClient | undefined;
@@ -15,8 +16,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     run: { module, transport: TransportKind.ipc },
     debug: { module, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6009"] } },
   };
-  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions(outputChannel));
+  const quiet = new QuietTyping();
+  context.subscriptions.push(quiet);
+  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions(outputChannel, quiet.middleware));
   await client.start();
+  quiet.attach(client);
   registerFeatures(context, client);
 }
 

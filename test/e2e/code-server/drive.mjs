@@ -3,7 +3,8 @@
 // (`lwir validate --format json`, the same analysis) reports for the same file, read from the workspace
 // copy at that moment. Every wait is on UI state (a selector, a status bar text, a file on disk).
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { parse as parseYaml } from "yaml";
@@ -259,6 +260,53 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await waitForEqual(page, suggestLabels, expected, "suggest widget labels after `{{ steps.`", 30_000);
     await wb.screenshot("suggest.png");
     await wb.escape();
+    await wb.command("File: Revert File");
+    await page.locator(".tab.active.dirty").waitFor({ state: "detached" });
+    if (read(VALID) !== text) throw new Error(`${VALID} changed on disk`);
+  });
+
+  await run("quiet typing: no squiggle on `{{ steps.` while the suggest widget is open; after Escape and a cursor move, the Problems panel equals the CLI's", async () => {
+    const text = read(VALID);
+    if (validReport.findings.length + validReport.parseErrors.length !== 0) throw new Error(`${VALID} is expected to have no problem`);
+    const at = locate(text, /^\s*"prompt": ".*\{\{ json\(steps\./, '"prompt"');
+    const line = text.split("\n")[at.line - 1];
+    await wb.escape();
+    await wb.hidePanel();
+    await wb.open(VALID);
+    await wb.goto(at.line, line.lastIndexOf('"') + 1); // just before the closing quote
+    await page.keyboard.type(" {{ steps.");
+    await page.locator(".suggest-widget.visible").waitFor();
+    // The server has analysed the new text (the status bar asks it); then give the pulled diagnostics
+    // time to arrive (lwir.validation.delay is 150 ms). The squiggle must still not be drawn.
+    await page.locator(LWIR_STATUS, { hasText: /^\s*LWIR: 1 problem\s*$/ }).waitFor();
+    await page.waitForTimeout(2000);
+    if ((await page.locator(".suggest-widget.visible").count()) === 0) throw new Error("the suggest widget closed by itself");
+    const early = await page.locator(".monaco-editor.focused .squiggly-error").count();
+    if (early !== 0) throw new Error(`${early} squiggle(s) drawn while \`{{ steps.\` is being typed`);
+    await wb.screenshot("quiet-typing.png");
+    // Escape closes the widget; Ctrl+Home moves the cursor away: the Problems panel lists what the CLI
+    // reports for the typed text (JSON strings get no auto-closed braces: checked on the editor's text below).
+    const lines = text.split("\n");
+    const quote = line.lastIndexOf('"');
+    lines[at.line - 1] = `${line.slice(0, quote)} {{ steps.${line.slice(quote)}`;
+    const edited = lines.join("\n");
+    const dir = mkdtempSync(join(tmpdir(), "lwir-quiet-"));
+    writeFileSync(join(dir, VALID), edited);
+    const typed = expectedRows(cliReport([VALID], dir).files[0]);
+    if (typed.length === 0) throw new Error("the CLI reports no problem for the typed text");
+    // The panel also lists the problems of the other open file (saved by the earlier checks).
+    const expected = [...typed, ...expectedRows(report(BROKEN))].sort((a, b) => a.line - b.line || a.col - b.col || a.message.localeCompare(b.message));
+    await wb.escape();
+    await page.keyboard.press("Control+Home");
+    await wb.showProblems();
+    await waitForEqual(page, problemRows, expected, "after the cursor moved away, the Problems panel rows differ from the CLI's findings");
+    await page.locator(".tab.active", { hasText: VALID }).first().click(); // focus the editor
+    await page.evaluate(() => navigator.clipboard.writeText(""));
+    await page.keyboard.press("Control+a");
+    await page.keyboard.press("Control+c");
+    await page.waitForFunction(async () => (await navigator.clipboard.readText()).length > 0);
+    const inEditor = await page.evaluate(() => navigator.clipboard.readText());
+    if (inEditor !== edited) throw new Error(`the editor's text is not the original plus \` {{ steps.\` before the prompt's closing quote`);
     await wb.command("File: Revert File");
     await page.locator(".tab.active.dirty").waitFor({ state: "detached" });
     if (read(VALID) !== text) throw new Error(`${VALID} changed on disk`);

@@ -43,6 +43,10 @@ export const SETTINGS = {
   "remote.autoForwardPorts": false,
   "workbench.editor.enablePreview": false,
   "window.restoreWindows": "none",
+  // Quiet typing holds back the squiggle of what is being typed until a pause: a pause far longer than
+  // any check, so the quiet-typing check sees the held state for sure, and that moving the cursor away
+  // (not the timer) shows it. No other check compares diagnostics right after typing at the cursor.
+  "lwir.validation.typingPause": 600000,
 };
 
 /** A port nobody listens on right now (the kernel picks it). */

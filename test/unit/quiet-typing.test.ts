@@ -1,0 +1,242 @@
+// client/src/quietTyping.ts: which of the server's diagnostics VS Code holds back while the user is still
+// typing an expression or a step id. The diagnostics are the server's own (analyzeText + toDiagnostics)
+// for the text as it stands mid-typing, JSON and YAML.
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { analyzeText } from "../../server/src/service/analysis";
+import { toDiagnostics } from "../../server/src/service/diagnostics";
+import { quietDiagnostics, typingRegion, type LastEdit } from "../../client/src/quietTyping";
+
+const PAUSE = 1500;
+const T0 = 1_000_000;
+
+function diagnose(text: string, format: "json" | "yaml") {
+  return toDiagnostics(analyzeText(text, format), { uri: "file:///w/doc.lwir." + format });
+}
+
+const codeOf = (d: { code?: unknown }) => String(d.code);
+const codes = (ds: Array<{ code?: unknown }>) => ds.map(codeOf).sort();
+
+/** The text with the marker (`|`, or `^` where the text has a `|`) removed, and the offset where it was: the cursor. */
+function withCursor(marked: string, marker = "|"): { text: string; cursor: number } {
+  const cursor = marked.indexOf(marker);
+  assert.ok(cursor >= 0 && marked.indexOf(marker, cursor + 1) < 0, `exactly one ${marker} marks the cursor`);
+  return { text: marked.slice(0, cursor) + marked.slice(cursor + 1), cursor };
+}
+
+/** A keystroke that just ended at the cursor. */
+const typedAt = (cursor: number, at = T0): LastEdit => ({ at, offsets: [cursor] });
+
+const YAML_HEAD = `apiVersion: littleworkflow.dev/v0.1
+kind: Workflow
+metadata:
+  name: demo
+  version: 0.1.0
+input:
+  schema:
+    type: object
+output:
+  schema:
+    type: string
+permissions:
+  models: [gpt-4o-mini]
+steps:
+`;
+
+/** A YAML step; `prompt` is written as given (quotes included). */
+const yamlStep = (id: string, prompt: string, extra = "") =>
+  `  - id: ${id}\n    uses: ai.generate\n${extra}    with:\n      model: gpt-4o-mini\n      prompt: ${prompt}\n    output:\n      mode: text\n`;
+
+const JSON_HEAD = `{
+  "apiVersion": "littleworkflow.dev/v0.1",
+  "kind": "Workflow",
+  "metadata": {"name": "demo", "version": "0.1.0"},
+  "input": {"schema": {"type": "object"}},
+  "output": {"schema": {"type": "string"}},
+  "permissions": {"models": ["gpt-4o-mini"]},
+  "steps": [
+`;
+const jsonStep = (id: string, prompt: string, needs?: string[]) =>
+  `    {\n      "id": ${JSON.stringify(id)},\n      "uses": "ai.generate",\n${needs ? `      "needs": ${JSON.stringify(needs)},\n` : ""}      "with": {"model": "gpt-4o-mini", "prompt": ${prompt}},\n      "output": {"mode": "text"}\n    }`;
+const jsonDoc = (...steps: string[]) => `${JSON_HEAD}${steps.join(",\n")}\n  ]\n}\n`;
+
+describe("an open `{{ steps.` being typed", () => {
+  // classify reads fetch's output; typing `{{ steps.` in its prompt. A separate problem elsewhere: a
+  // model the permissions do not allow, in the first step.
+  const yaml = withCursor(
+    YAML_HEAD +
+      yamlStep("fetch", '"Fetch"').replace("model: gpt-4o-mini", "model: gpt-5") +
+      yamlStep("classify", '"Classify {{ steps.| }}"', "    needs: [fetch]\n"),
+  );
+  const json = withCursor(jsonDoc(jsonStep("fetch", '"Fetch"').replace('"model": "gpt-4o-mini"', '"model": "gpt-5"'), jsonStep("classify", '"Classify {{ steps.| }}"', ["fetch"])));
+
+  for (const [format, doc] of [["yaml", yaml], ["json", json]] as const) {
+    const diagnostics = diagnose(doc.text, format);
+
+    test(`${format}: the server reports the expression and the model; while typing only the model is shown`, () => {
+      assert.deepEqual(codes(diagnostics), ["expression.invalid", "model.disallowed"]);
+      const r = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + 200, pauseMs: PAUSE, diagnostics });
+      assert.deepEqual(codes(r.shown), ["model.disallowed"]);
+      assert.equal(r.held, 1);
+      assert.equal(r.recheckAt, T0 + PAUSE);
+    });
+
+    test(`${format}: after the pause everything is shown, exactly the server's list`, () => {
+      const r = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + PAUSE, pauseMs: PAUSE, diagnostics });
+      assert.deepEqual(r.shown, diagnostics);
+      assert.equal(r.held, 0);
+      assert.equal(r.recheckAt, undefined);
+    });
+
+    test(`${format}: the cursor moved to another line: shown`, () => {
+      const otherLine = doc.text.indexOf("\n", doc.cursor) + 3;
+      const r = quietDiagnostics({ text: doc.text, cursor: otherLine, lastEdit: typedAt(doc.cursor), now: T0 + 200, pauseMs: PAUSE, diagnostics });
+      assert.deepEqual(r.shown, diagnostics);
+    });
+
+    test(`${format}: the cursor left the expression on the same line: shown`, () => {
+      const beforeIt = doc.text.lastIndexOf("Classify", doc.cursor);
+      const r = quietDiagnostics({ text: doc.text, cursor: beforeIt, lastEdit: typedAt(doc.cursor), now: T0 + 200, pauseMs: PAUSE, diagnostics });
+      assert.deepEqual(r.shown, diagnostics);
+    });
+
+    test(`${format}: an edit elsewhere (a quick fix, a format) while the cursor rests in the expression: shown`, () => {
+      const elsewhere = doc.text.indexOf("gpt-5");
+      const r = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(elsewhere), now: T0 + 200, pauseMs: PAUSE, diagnostics });
+      assert.deepEqual(r.shown, diagnostics);
+    });
+
+    test(`${format}: no editor shows the document, or quiet typing is off (0): shown`, () => {
+      const noCursor = quietDiagnostics({ text: doc.text, cursor: undefined, lastEdit: typedAt(doc.cursor), now: T0 + 200, pauseMs: PAUSE, diagnostics });
+      assert.deepEqual(noCursor.shown, diagnostics);
+      const off = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0, pauseMs: 0, diagnostics });
+      assert.deepEqual(off.shown, diagnostics);
+    });
+  }
+
+  test("yaml: not closed yet (`{{ steps.` with nothing after it): held", () => {
+    const doc = withCursor(YAML_HEAD + yamlStep("classify", '"Classify {{ steps.|"'));
+    const diagnostics = diagnose(doc.text, "yaml");
+    assert.ok(diagnostics.length > 0);
+    const r = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + 10, pauseMs: PAUSE, diagnostics });
+    assert.deepEqual(r.shown, [], `held: ${codes(diagnostics).join(", ")}`);
+  });
+
+  test("yaml: an unquoted `{{ steps. }}` (a flow mapping to YAML) being typed: its notices are held", () => {
+    const doc = withCursor(YAML_HEAD + yamlStep("classify", "{{ steps.| }}"));
+    const diagnostics = diagnose(doc.text, "yaml");
+    assert.ok(diagnostics.length > 0);
+    const r = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + 10, pauseMs: PAUSE, diagnostics });
+    assert.deepEqual(r.shown, [], `held: ${codes(diagnostics).join(", ")}`);
+  });
+
+  test("yaml: an expression in a block scalar: its expression.invalid (the whole block) is held", () => {
+    const doc = withCursor(YAML_HEAD + yamlStep("classify", "|\n        First line.\n        Classify {{ steps.^ }}\n        Last line."), "^");
+    const diagnostics = diagnose(doc.text, "yaml");
+    assert.deepEqual(codes(diagnostics), ["expression.invalid"]);
+    assert.ok(diagnostics[0].range.end.line > diagnostics[0].range.start.line, "the range spans the block");
+    const r = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + 10, pauseMs: PAUSE, diagnostics });
+    assert.deepEqual(r.shown, []);
+  });
+});
+
+describe("a new step's id being typed", () => {
+  // fetch is needed by nobody once `dra` (the new step, typed so far) is there: two terminals.
+  const yaml = withCursor(YAML_HEAD + yamlStep("classify", '"Classify"') + yamlStep("dra|", '"Draft"'));
+  const json = withCursor(jsonDoc(jsonStep("classify", '"Classify"'), jsonStep("dra", '"Draft"').replace('"dra"', '"dra|"')));
+
+  for (const [format, doc] of [["yaml", yaml], ["json", json]] as const) {
+    const diagnostics = diagnose(doc.text, format);
+
+    test(`${format}: terminal.ambiguous names the new step, and is held while its id is typed`, () => {
+      assert.deepEqual(codes(diagnostics), ["terminal.ambiguous"]);
+      assert.match(String(diagnostics[0].message), /"dra"/);
+      const r = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + 100, pauseMs: PAUSE, diagnostics });
+      assert.deepEqual(r.shown, []);
+      assert.equal(r.recheckAt, T0 + PAUSE);
+    });
+
+    test(`${format}: after the pause terminal.ambiguous is shown`, () => {
+      const r = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + PAUSE + 1, pauseMs: PAUSE, diagnostics });
+      assert.deepEqual(r.shown, diagnostics);
+    });
+  }
+
+  test("json: the id of a step that is not a terminal: terminal.ambiguous stays shown", () => {
+    // a is needed by b; b and c are the terminals. Typing in a's id changes nothing about them.
+    const doc = withCursor(jsonDoc(jsonStep("a", '"A"').replace('"a"', '"a|"'), jsonStep("b", '"B"', ["a"]), jsonStep("c", '"C"')));
+    const diagnostics = diagnose(doc.text, "json");
+    assert.deepEqual(codes(diagnostics), ["terminal.ambiguous"]);
+    const r = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + 100, pauseMs: PAUSE, diagnostics });
+    assert.deepEqual(r.shown, diagnostics);
+  });
+
+  test("yaml: a duplicate id being typed is held on its line; the other step's problems are not", () => {
+    const doc = withCursor(YAML_HEAD + yamlStep("classify", '"Classify"').replace("gpt-4o-mini\n", "gpt-5\n") + yamlStep("classify|", '"Again {{ steps.classify.output }}"', "    needs: [classify]\n"));
+    const diagnostics = diagnose(doc.text, "yaml");
+    assert.ok(codes(diagnostics).includes("step.duplicate_id"));
+    assert.ok(codes(diagnostics).includes("model.disallowed"));
+    const r = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + 100, pauseMs: PAUSE, diagnostics });
+    const cursorLine = doc.text.slice(0, doc.cursor).split("\n").length - 1;
+    assert.ok(r.held > 0);
+    for (const d of diagnostics) {
+      const onIt = d.range.start.line === cursorLine && d.range.end.line === cursorLine;
+      assert.equal(r.shown.includes(d), !onIt, `${codeOf(d)} at line ${d.range.start.line}`);
+    }
+  });
+});
+
+describe("typingRegion", () => {
+  const region = (marked: string) => {
+    const { text, cursor } = withCursor(marked);
+    const r = typingRegion(text, cursor);
+    return r && { kind: r.kind, text: text.slice(r.start, r.end), id: r.id };
+  };
+
+  test("expressions: closed, unclosed, just after `}}`; not before `{{` nor after a closed one", () => {
+    assert.deepEqual(region('  prompt: "a {{ steps.| }} b"'), { kind: "expression", text: "{{ steps. }}", id: undefined });
+    assert.deepEqual(region("  prompt: a {{ steps.cl|"), { kind: "expression", text: "{{ steps.cl", id: undefined });
+    assert.deepEqual(region('  "prompt": "{{ x }}|"'), { kind: "expression", text: "{{ x }}", id: undefined });
+    assert.equal(region('  prompt: "a |{{ x }} b"'), undefined);
+    assert.equal(region('  prompt: "{{ x }} b|"'), undefined);
+    assert.deepEqual(region('  prompt: "{{ x }} {{ y|"'), { kind: "expression", text: "{{ y\"", id: undefined });
+  });
+
+  test("step ids: YAML plain and quoted, JSON, JSON on one line; not a word `id:` in prose", () => {
+    assert.deepEqual(region("  - id: dra|"), { kind: "id", text: "dra", id: "dra" });
+    assert.deepEqual(region("  - id: |"), { kind: "id", text: "", id: "" });
+    assert.deepEqual(region("    id: 'dr|aft'  # new"), { kind: "id", text: "draft", id: "draft" });
+    assert.deepEqual(region('      "id": "dra|",'), { kind: "id", text: "dra", id: "dra" });
+    assert.deepEqual(region('    {"id": "a", "uses": "x"}, {"id": "b|", "uses": "y"}'), { kind: "id", text: "b", id: "b" });
+    assert.deepEqual(region("  - {id: dr|, uses: ai.generate}"), { kind: "id", text: "dr", id: "dr" });
+    assert.equal(region('    prompt: "the id: x|"'), undefined);
+    assert.equal(region("    uses: ai.gen|"), undefined);
+  });
+
+  test("an expression in a YAML block scalar knows its header line; elsewhere there is none", () => {
+    const block = withCursor("steps:\n  - with:\n      prompt: |\n        one\n\n        two {{ x^ }}\n", "^");
+    assert.equal(typingRegion(block.text, block.cursor)?.blockHeaderLine, 2);
+    const plain = withCursor('steps:\n  - with:\n      prompt: "two {{ x| }}"\n');
+    assert.equal(typingRegion(plain.text, plain.cursor)?.blockHeaderLine, undefined);
+    const notBlock = withCursor("a:\n  b: c\n    {{ x| }}\n");
+    assert.equal(typingRegion(notBlock.text, notBlock.cursor)?.blockHeaderLine, undefined);
+  });
+
+  test("CRLF line ends", () => {
+    const { text, cursor } = withCursor("steps:\r\n  - id: ab|\r\n    uses: x\r\n");
+    const r = typingRegion(text, cursor);
+    assert.equal(r?.line, 1);
+    assert.equal(text.slice(r!.start, r!.end), "ab");
+  });
+});
+
+test("the cursor's line, when given, gives the same decision as counting", () => {
+  const doc = withCursor(YAML_HEAD + yamlStep("classify", '"Classify {{ steps.| }}"'));
+  const diagnostics = diagnose(doc.text, "yaml");
+  const line = doc.text.slice(0, doc.cursor).split("\n").length - 1;
+  const base = { text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + 10, pauseMs: PAUSE, diagnostics };
+  const counted = quietDiagnostics(base);
+  assert.equal(counted.held, 1);
+  assert.deepEqual(quietDiagnostics({ ...base, cursorLine: line }), counted);
+  assert.equal(typingRegion(doc.text, doc.cursor)?.line, line);
+});
