@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import type { Diagnostic, ServerCapabilities } from "vscode-languageserver-protocol";
 import { analyzeText } from "../../server/src/service/analysis";
 import { toDiagnostics } from "../../server/src/service/diagnostics";
+import { withRuleLinks } from "../../server/src/service/ruleDocs";
 import type { Format } from "../../server/src/document/types";
 import { LspClient, ErrorCode, ResponseErrorReply, type Message, type Position, type StartOptions } from "../lsp/harness";
 import { randomSource } from "../random";
@@ -101,9 +102,12 @@ export function errorLogs(client: LspClient): string[] {
   return client.received.filter((m: Message) => m.method === "window/logMessage" && m.params?.type === 1).map((m) => String(m.params?.message));
 }
 
-/** What the server publishes for a text (the same analysis, run here), as JSON-equal data. */
+/**
+ * What the server publishes for a text (the same analysis, run here), as JSON-equal data: with links to
+ * the rule pages, since the harness's client declares codeDescriptionSupport.
+ */
 export function expectedDiagnostics(text: string, format: Format, uri: string): Diagnostic[] {
-  return JSON.parse(JSON.stringify(toDiagnostics(analyzeText(text, format), { uri, relatedInformation: true }))) as Diagnostic[];
+  return JSON.parse(JSON.stringify(withRuleLinks(toDiagnostics(analyzeText(text, format), { uri, relatedInformation: true })))) as Diagnostic[];
 }
 
 /** An answer that is an error reply with the given code. */
