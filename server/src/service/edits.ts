@@ -56,11 +56,11 @@ export function addNeedsEntries(doc: EditableDocument, stepSegments: readonly Pa
   return appendToArray(doc, [...stepSegments, "needs"], ids);
 }
 
-/** Appends values to the array at `segments`, in its own style. */
-export function appendToArray(doc: EditableDocument, segments: readonly PathSegment[], values: readonly Json[]): OffsetEdit[] | undefined {
+/** The array at `segments` as written: its node, where its content starts, its style and its elements' nodes (all inside it). */
+function writtenArray(doc: EditableDocument, segments: readonly PathSegment[]) {
   const array = valueAt(doc.value, segments);
   const loc = editable(doc, segments);
-  if (!Array.isArray(array) || !loc || values.length === 0) return values.length === 0 ? [] : undefined;
+  if (!Array.isArray(array) || !loc) return undefined;
   const ctx = new Context(doc);
   const text = doc.text;
   const start = ctx.contentStart(loc);
@@ -71,6 +71,15 @@ export function appendToArray(doc: EditableDocument, segments: readonly PathSegm
     if (!el || el.valueStart < loc.valueStart || el.valueEnd > loc.valueEnd) return undefined;
     elements.push(el);
   }
+  return { array, loc, ctx, text, start, flow, elements };
+}
+
+/** Appends values to the array at `segments`, in its own style. */
+export function appendToArray(doc: EditableDocument, segments: readonly PathSegment[], values: readonly Json[]): OffsetEdit[] | undefined {
+  if (values.length === 0) return [];
+  const written = writtenArray(doc, segments);
+  if (!written) return undefined;
+  const { loc, ctx, text, start, flow, elements } = written;
   if (flow) {
     if (text[start] !== "[") return undefined;
     const quote = ctx.siblingQuote(elements);
@@ -115,22 +124,12 @@ export function appendToArray(doc: EditableDocument, segments: readonly PathSegm
  * lines. Removing every element leaves `[]`.
  */
 export function removeArrayElements(doc: EditableDocument, segments: readonly PathSegment[], indexes: readonly number[]): OffsetEdit[] | undefined {
-  const array = valueAt(doc.value, segments);
-  const loc = editable(doc, segments);
-  if (!Array.isArray(array) || !loc) return undefined;
+  const written = writtenArray(doc, segments);
+  if (!written) return undefined;
+  const { array, loc, ctx, text, start, flow, elements } = written;
   const removed = new Set(indexes);
   if (removed.size === 0) return [];
   if ([...removed].some((i) => !Number.isInteger(i) || i < 0 || i >= array.length)) return undefined;
-  const ctx = new Context(doc);
-  const text = doc.text;
-  const start = ctx.contentStart(loc);
-  const flow = doc.format === "json" || text[start] === "[";
-  const elements: NodeLocation[] = [];
-  for (let i = 0; i < array.length; i++) {
-    const el = doc.locate([...segments, i]);
-    if (!el || el.valueStart < loc.valueStart || el.valueEnd > loc.valueEnd) return undefined;
-    elements.push(el);
-  }
   const all = removed.size === array.length;
   if (flow) {
     if (text[start] !== "[") return undefined;
