@@ -130,7 +130,7 @@ function applyMutation(doc: Json, m: Mutation): void {
     case "insert": {
       const target = containers[m.at % containers.length];
       if (Array.isArray(target)) target.splice(m.pick % (target.length + 1), 0, clone(m.value));
-      else target[m.name] = clone(m.value);
+      else ownKey(target, m.name, clone(m.value));
       return;
     }
   }
@@ -144,6 +144,14 @@ function mutated(c: { which: number; mutations: Mutation[] }): Json {
   return doc;
 }
 
+/**
+ * Sets a key the way JSON.parse and the YAML parser do: an own data property, even for "__proto__"
+ * (an assignment would change the object's prototype instead, a value no parsed document holds).
+ */
+function ownKey(target: Json, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** A deep copy with every object's keys inserted in a shuffled order (seeded). */
 function shuffledKeys(v: Json, seed: number): Json {
   let s = seed >>> 0 || 1;
@@ -154,7 +162,7 @@ function shuffledKeys(v: Json, seed: number): Json {
     const keys = Object.keys(x);
     for (let i = keys.length - 1; i > 0; i--) { const j = Math.floor(rand() * (i + 1)); [keys[i], keys[j]] = [keys[j], keys[i]]; }
     const out: Json = {};
-    for (const k of keys) out[k] = copy(x[k]);
+    for (const k of keys) ownKey(out, k, copy(x[k]));
     return out;
   };
   return copy(v);
