@@ -165,6 +165,10 @@ class WorkflowVersionStatus implements vscode.Disposable {
       item.text = `$(pass) ${result.id}`;
       item.tooltip = `LWIR: valid\nWorkflowVersion ${result.id}\n${result.hash ?? ""}\nClick to copy the id`;
       item.command = { title: "Copy WorkflowVersion id", command: COPY_WORKFLOW_VERSION_COMMAND, arguments: [args] };
+    } else if (result.empty) {
+      item.text = "$(info) LWIR: empty";
+      item.tooltip = "An empty LWIR document: Ctrl+Space offers \"New workflow\", a workflow that validates as written";
+      item.command = undefined;
     } else if (result.tooLarge) {
       item.text = "$(warning) LWIR: not analysed";
       item.tooltip = whyNot(result);

@@ -35,6 +35,11 @@ export interface WorkflowVersionResult {
   syntaxErrors?: number;
   /** The document is above `lwir.maxFileSize`, so it was not analysed. */
   tooLarge?: boolean;
+  /**
+   * The document is empty (white space, or YAML comments): not a problem but where a new workflow gets
+   * written (the editor shows an info notice, not the findings of an empty value); `problems` is 0.
+   */
+  empty?: true;
   /** When asked for: the canonical JSON the hash is taken of (catalog 6.1); absent when the value has none (it does not parse, or is not hashable). */
   canonicalJson?: string;
 }

@@ -345,6 +345,18 @@ describe("WorkflowVersion", () => {
       assert.equal(brokenLens.command?.title, `${broken.document.parseErrors.length} problem${broken.document.parseErrors.length === 1 ? "" : "s"}`);
     });
 
+    test(`${format}: an empty document has no problem count (no lens; the status bar says empty, not an error)`, () => {
+      for (const text of ["", "\n  \n", ...(format === "yaml" ? ["# a new workflow\n"] : [])]) {
+        const a = analyzeText(text, format);
+        assert.deepEqual(workflowVersionInfo(a, URI, true), { uri: URI, valid: false, id: null, hash: null, problems: 0, empty: true }, JSON.stringify(text));
+        assert.deepEqual(provideCodeLenses(a, URI), [], JSON.stringify(text));
+      }
+      // one character of content: no longer empty, its problems are counted again
+      const started = workflowVersionInfo(analyzeText(format === "json" ? "{" : "a", format), URI);
+      assert.equal(started.empty, undefined);
+      assert.ok(started.problems > 0);
+    });
+
     test(`${format}: lwir/workflowVersion data is workflowVersionOf and canonicalJson of the value`, () => {
       const { analysis: a } = analysis(outlineWorkflow(), format);
       const value = outlineWorkflow();

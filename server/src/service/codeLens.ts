@@ -4,6 +4,7 @@
 import type { CodeLens } from "vscode-languageserver-types";
 import { canonicalJson } from "../lwir/canonical";
 import type { Analysis } from "./analysis";
+import { isEmptyDocument } from "./diagnostics";
 import { COPY_WORKFLOW_VERSION_COMMAND, SHOW_PROBLEMS_COMMAND, type CopyWorkflowVersionArgs, type WorkflowVersionResult } from "../protocol";
 
 /** Syntax errors and findings: what keeps a document from having a WorkflowVersion. */
@@ -12,6 +13,8 @@ export function problemCount(analysis: Analysis): number {
 }
 
 export function workflowVersionInfo(analysis: Analysis, uri: string, withCanonicalJson = false): WorkflowVersionResult {
+  // as the diagnostics show it: an info notice, so the status bar shows no error while a file is new
+  if (isEmptyDocument(analysis.document)) return { uri, valid: false, id: null, hash: null, problems: 0, empty: true };
   const version = analysis.workflowVersion;
   const result: WorkflowVersionResult = {
     uri,
@@ -43,6 +46,7 @@ export function plural(n: number, word: string): string {
 /** One lens, on the `apiVersion` key (the start of the document when it has none). */
 export function provideCodeLenses(analysis: Analysis, uri: string): CodeLens[] {
   const doc = analysis.document;
+  if (isEmptyDocument(doc)) return []; // no apiVersion to put it on, and nothing to count
   const loc = doc.locate(["apiVersion"]);
   const at = loc?.keyStart !== undefined && loc.keyEnd !== undefined ? doc.rangeAt(loc.keyStart, loc.keyEnd) : doc.rangeAt(0, 0);
   const info = workflowVersionInfo(analysis, uri);

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { cliReport } from "../lib.mjs";
+import { GIF_NAME, authoringChecks } from "./authoring.mjs";
 import { LWIR_STATUS, NEUTRAL, Workbench, escapeRe, problemRows, suggestLabels } from "./workbench.mjs";
 
 const BROKEN = "broken-review.lwir.yaml";
@@ -22,7 +23,7 @@ const EMPTY_JSON = "typing.lwir.json";
 /** The screenshots a passing run produces (copied to docs/images with --screenshots). */
 export const SCREENSHOT_NAMES = [
   "squiggles.png", "hover-problem.png", "hover-step.png", "quick-fix.png", "rename.png",
-  "suggest.png", "workflow-version.png", "canonical-json.png", "outline.png",
+  "suggest.png", "workflow-version.png", "canonical-json.png", "outline.png", GIF_NAME,
 ];
 
 const json = (v) => JSON.stringify(v);
@@ -30,7 +31,8 @@ const json = (v) => JSON.stringify(v);
 /** What the Problems panel must list for a file: its CLI findings (and parse errors) as panel rows. */
 function expectedRows(fileReport) {
   const rows = [
-    ...fileReport.parseErrors.map((p) => ({ message: p.message, source: "lwir", code: "", line: p.range.start.line + 1, col: p.range.start.character + 1 })),
+    // a syntax error's code in the editor is "parse" (diagnostics.ts PARSE_CODE); the CLI's report has none
+    ...fileReport.parseErrors.map((p) => ({ message: p.message, source: "lwir", code: "parse", line: p.range.start.line + 1, col: p.range.start.character + 1 })),
     ...fileReport.findings.map((f) => ({ message: f.message, source: "lwir", code: f.code, line: f.range.start.line + 1, col: f.range.start.character + 1 })),
   ];
   return rows.sort((a, b) => a.line - b.line || a.col - b.col || a.message.localeCompare(b.message));
@@ -443,7 +445,7 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     const ours = report(SYNTAX_ERROR);
     if (ours.parseErrors.length === 0) throw new Error(`the CLI reports no syntax error in ${SYNTAX_ERROR}`);
     await closeAll();
-    await wb.open(SYNTAX_ERROR);
+    await wb.openFromExplorer(SYNTAX_ERROR); // just written: see openFromExplorer
     await page.locator(LWIR_STATUS, { hasText: /^\s*LWIR: not valid JSON\s*$/ }).waitFor();
     await wb.showProblems();
     // one row, at the line of the missing comma, from VS Code's JSON support
@@ -465,7 +467,7 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     writeFileSync(file(EMPTY_JSON), "");
     await closeAll();
     await wb.hidePanel();
-    await wb.open(EMPTY_JSON);
+    await wb.openFromExplorer(EMPTY_JSON);
     await page.keyboard.type("{");
     // The server answers completion before it validates the change (outstandingRequests.ts): once the status
     // bar shows the problems of `{}`, the answer to the `{` has come back.
@@ -483,5 +485,8 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await page.waitForFunction(() => [...document.querySelectorAll(".suggest-widget.visible .monaco-list-row .label-name")].some((e) => e.textContent.trim() === "apiVersion"));
     await wb.escape();
   });
+
+  // ---- issue #14's authoring session, from empty files (last: it resizes the window) -------------------
+  await authoringChecks({ page, wb, workspace, run, screenshots, helpers: { expectedRows, waitForEqual, waitForFile } });
   return true;
 }

@@ -57,6 +57,22 @@ export class Workbench {
     await page.locator(".monaco-editor.focused").waitFor();
   }
 
+  /**
+   * Opens a file from the explorer (a double click pins its tab), as a user who just created it would.
+   * For a file written during the run: quick open's file search may not list one that new yet (at
+   * times it did not for more than 30 s); once open, quick open finds it among the open editors.
+   */
+  async openFromExplorer(fileName) {
+    const page = this.page;
+    if (!(await page.locator(".part.sidebar").isVisible())) await this.command("View: Toggle Primary Side Bar Visibility");
+    await this.command("Explorer: Focus on Folders View"); // expands it too, if collapsed
+    const row = page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^\\s*${escapeRe(fileName)}\\s*$`) }).first();
+    await row.dblclick();
+    await page.locator(".tab.active:not(.preview)", { hasText: fileName }).first().waitFor();
+    await page.locator(".monaco-editor.focused").waitFor();
+    await page.mouse.move(NEUTRAL.x, NEUTRAL.y);
+  }
+
   /** F1: runs a command by its exact title in the palette. */
   async command(title) {
     const page = this.page;
