@@ -79,36 +79,20 @@ export function toSarif(files: readonly FileReport[], options: SarifOptions): Sa
   const results: Sarif.Result[] = [];
   for (const file of files) {
     const artifact = artifactLocation(file.file, options.baseDir);
+    const result = (code: string, severity: string, text: string, range: Range, properties?: Sarif.PropertyBag): Sarif.Result => ({
+      ruleId: code,
+      ruleIndex: ruleIndexOf(code),
+      level: level(severity),
+      message: { text },
+      locations: [{ physicalLocation: { artifactLocation: artifact, region: region(range) } }],
+      ...(properties ? { properties } : {}),
+    });
     for (const p of [...file.parseErrors].sort((a, b) => compareRanges(a.range, b.range))) {
-      results.push({
-        ruleId: PARSE_RULE,
-        ruleIndex: ruleIndexOf(PARSE_RULE),
-        level: "error",
-        message: { text: p.message },
-        locations: [{ physicalLocation: { artifactLocation: artifact, region: region(p.range) } }],
-      });
+      results.push(result(PARSE_RULE, "error", p.message, p.range));
     }
-    for (const f of sortFindings(file.findings)) {
-      results.push({
-        ruleId: f.code,
-        ruleIndex: ruleIndexOf(f.code),
-        level: level(f.severity),
-        message: { text: f.message },
-        locations: [{ physicalLocation: { artifactLocation: artifact, region: region(f.range) } }],
-        properties: { path: f.path },
-      });
-    }
+    for (const f of sortFindings(file.findings)) results.push(result(f.code, f.severity, f.message, f.range, { path: f.path }));
     const notices = [...(file.notices ?? [])].sort((a, b) => compareRanges(a.range, b.range) || compareStrings(a.code, b.code));
-    for (const n of notices) {
-      results.push({
-        ruleId: n.code,
-        ruleIndex: ruleIndexOf(n.code),
-        level: level(n.severity),
-        message: { text: n.message },
-        locations: [{ physicalLocation: { artifactLocation: artifact, region: region(n.range) } }],
-        properties: { path: n.path, severity: n.severity },
-      });
-    }
+    for (const n of notices) results.push(result(n.code, n.severity, n.message, n.range, { path: n.path, severity: n.severity }));
   }
   const failures = options.failures ?? [];
   const invocation: Sarif.Invocation = { executionSuccessful: failures.length === 0 };
