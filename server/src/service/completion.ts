@@ -272,8 +272,8 @@ function newWorkflowItem(text: string, format: Format, position: Position, offse
   if (text.slice(lineStart, offset).trim() !== "") return undefined;
   const start = { line: position.line, character: position.character - (offset - lineStart) };
   return {
-    label: NEW_WORKFLOW_LABEL, kind: CompletionItemKind.Snippet, detail: "apiVersion, kind, metadata, input, output, permissions and one step",
-    documentation: md("A whole workflow that validates as written: fill in its name, model and prompt (Tab moves to the next place)."),
+    label: NEW_WORKFLOW_LABEL, kind: CompletionItemKind.Snippet, detail: "Workflow skeleton",
+    documentation: md("A whole workflow that validates as written (apiVersion, kind, metadata, input, output, permissions and one step): fill in its name, model and prompt (Tab moves to the next place)."),
     textEdit: { range: { start, end: position }, newText: renderDocument(newWorkflowSnippet(), { format, indent: 0, unit: 2 }) },
     insertTextFormat: InsertTextFormat.Snippet, insertTextMode: InsertTextMode.asIs, sortText: "!", filterText: NEW_WORKFLOW_LABEL, preselect: true,
   };
@@ -937,13 +937,19 @@ class Completer {
     const cur = this.cursor;
     const tok = cur.token;
     if (tok?.block) return;
-    const start = tok ? tok.start : cur.offset;
-    const end = tok ? (tok.closed ? tok.end : Math.max(cur.offset, tok.end)) : cur.offset;
+    // Inside a string closed on its line only the content is replaced and both quotes stay: an edit
+    // spanning the quotes reaches outside a snippet's placeholder (the string's content), and VS Code
+    // then ends the snippet, so Tab no longer moves to the next place and what is typed next lands in
+    // this value.
+    const inner = tok !== undefined && tok.quote !== "" && tok.closed;
+    const start = tok ? (inner ? tok.contentStart : tok.start) : cur.offset;
+    const end = tok ? (inner ? tok.contentEnd : tok.closed ? tok.end : Math.max(cur.offset, tok.end)) : cur.offset;
     const inString = tok !== undefined && tok.quote !== "";
     values.forEach((v, i) => {
       if (typeof v.value === "boolean" && inString && this.format === "json") return;
       let text: string;
-      if (typeof v.value === "boolean") text = String(v.value);
+      if (inner && typeof v.value === "string") text = tok!.quote === "'" ? singleQuotedInner(v.value) : doubleQuotedInner(v.value);
+      else if (typeof v.value === "boolean") text = String(v.value);
       else if (this.format === "json") text = JSON.stringify(v.value);
       else if (tok?.quote === "'" || tok?.quote === '"') text = quoteYaml(v.value, tok.quote);
       else text = yamlScalar(v.value);
@@ -959,7 +965,7 @@ class Completer {
         label, kind: v.kind ?? CompletionItemKind.Value, detail: v.detail, documentation: v.doc ? md(v.doc) : undefined,
         ...(v.description ? { labelDetails: { description: v.description } } : {}),
         textEdit: { range: this.range(start, end), newText },
-        filterText: tok ? this.text.slice(tok.start, tok.quote ? tok.start + 1 : tok.start) + label : label,
+        filterText: tok && !inner ? this.text.slice(tok.start, tok.quote ? tok.start + 1 : tok.start) + label : label,
         sortText: String(i).padStart(4, "0"),
       };
       if (edits.length) item.additionalTextEdits = edits.map((e) => this.edit(e));

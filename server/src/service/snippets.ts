@@ -389,7 +389,8 @@ export function stepSnippet(uses: string, env: ShapeEnv): Snip {
     entries.push(["steps", arr([body], false)]);
     entries.push(["output", envelopeOutput()]);
   } else if (uses !== "decision") {
-    entries.push(["output", obj([["mode", str(uses === "code.run" || uses === "tool.call" ? "json" : "text")]], true)]);
+    // the mode is a choice (a tab stop like every other placeholder); the first is valid without a schema
+    entries.push(["output", obj([["mode", str(choice("mode", uses === "code.run" || uses === "tool.call" ? ["json", "text"] : ["text", "json"]))]], true)]);
   }
   return obj(entries, false);
 }

@@ -329,6 +329,8 @@ export async function authoringChecks({ page, wb, workspace, run, screenshots, h
     await rec.frame(2500);
   });
 
+  let jsonSkeleton = "";
+  let jsonBroken = "";
   await run("authoring 5: in a new flow.lwir.json, \"New workflow\" expands to valid JSON; a missing comma is listed once in the Problems panel", async () => {
     await wb.escape();
     // the panel then lists the JSON file's problems only (and no dialog if an earlier failure left it unsaved)
@@ -368,6 +370,56 @@ export async function authoringChecks({ page, wb, workspace, run, screenshots, h
       throw new Error(`the Problems panel should list one syntax error on line ${line}; it lists ${json(await page.evaluate(problemRows))} (${e.message.split("\n")[0]})`);
     }
     if (broken === skeleton) throw new Error("unreachable");
+    jsonSkeleton = skeleton;
+    jsonBroken = broken;
+  });
+
+  await run("authoring 6: in JSON, a step snippet's model typed over with a suggestion accepted by Tab keeps both quotes, and the next Tab moves on to the prompt", async () => {
+    if (!jsonSkeleton) throw new Error("not run: the JSON skeleton was not written");
+    await focusEditor(JSON_FILE);
+    await page.keyboard.press("Control+z"); // the deleted comma back
+    const restored = await save(JSON_FILE, jsonBroken);
+    if (restored !== jsonSkeleton) throw new Error(`undo did not restore the skeleton:\n${restored}`);
+    // a new step after the skeleton's one: `,` and a new line after its closing brace, then Ctrl+Space
+    const lines = restored.split("\n");
+    const close = lines.findIndex((l, i) => /^\s*\]\s*$/.test(l) && /^\s*\}\s*$/.test(lines[i - 1] ?? ""));
+    if (close < 0) throw new Error(`no end of the steps list in:\n${restored}`);
+    await wb.goto(close, lines[close - 1].length + 1);
+    await page.keyboard.type(",");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Control+Space");
+    const want = "ai.generate step";
+    const focused = () => page.locator(".suggest-widget.visible .monaco-list-row.focused .label-name").first().textContent().then((t) => (t ?? "").trim(), () => "");
+    await page.locator(".suggest-widget.visible .monaco-list-row").first().waitFor();
+    for (let i = 0; i < 12 && (await focused()) !== want; i++) await page.keyboard.press("ArrowDown");
+    if ((await focused()) !== want) throw new Error(`"${want}" is not offered: ${json(await page.evaluate(suggestLabels))}`);
+    await page.keyboard.press("Enter");
+    await page.locator(".suggest-widget.visible").waitFor({ state: "detached" });
+    await page.keyboard.type(SECOND); // the step id
+    // the model: typed over, the suggestion accepted with Tab (the skeleton's permissions list "model")
+    const model = "model";
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(model.slice(0, 3));
+    if (!(await page.locator(".suggest-widget.visible").count())) await page.keyboard.press("Control+Space");
+    await page.locator(".suggest-widget.visible .monaco-list-row.focused", { hasText: model }).waitFor().catch(async () => {
+      throw new Error(`"${model}" is not the focused suggestion: ${json(await page.evaluate(suggestLabels))}`);
+    });
+    // VS Code's JSON support proposes nothing of its own here (its values replace the quotes too)
+    const offered = await page.evaluate(suggestLabels);
+    if (offered.some((l) => l.startsWith('"'))) throw new Error(`a suggestion replaces the quotes: ${json(offered)}`);
+    await page.keyboard.press("Tab");
+    await page.locator(".suggest-widget.visible").waitFor({ state: "detached" });
+    await page.keyboard.press("Tab"); // the prompt
+    await page.keyboard.type("Summarize the ticket");
+    await suggestClosed();
+    await wb.escape();
+    const typed = await save(JSON_FILE, restored);
+    const r = report(JSON_FILE);
+    if (r.parseErrors.length) throw new Error(`the CLI reports syntax errors: ${json(r.parseErrors)}\n${typed}`);
+    const step = typed.slice(typed.indexOf(`"id": "${SECOND}"`));
+    for (const want of [`"model": "${model}",`, '"prompt": "Summarize the ticket"']) {
+      if (!step.includes(want)) throw new Error(`the new step lacks ${json(want)}:\n${step}`);
+    }
   });
 
   // The GIF (only the YAML part is recorded), then the workbench as the other checks left it.
