@@ -75,14 +75,13 @@ async function run(argv: readonly string[]): Promise<number> {
   // --max-warnings counts what was found, shown or not (--quiet only changes what is printed).
   const warningCount = reports.reduce((n, r) => n + countNotices(r, "warning"), 0);
   const shown = command.quiet ? reports.map(errorsOnly) : reports;
-  const fixVerb = command.fix === "write" ? "fixed" : command.fix === "dry-run" ? "would fix" : undefined;
   if (command.fix === "dry-run" && command.format === "text") {
     // The diff alone on standard output (`> fixes.patch` applies with patch or git apply); what would remain on stderr.
     process.stdout.write(shown.map((r) => r.diff ?? "").join(""));
-    process.stderr.write(render(command.format, shown.map(withoutDiff), allFailures, fixVerb));
+    process.stderr.write(render(command.format, shown.map(withoutDiff), allFailures, command.fix));
   } else {
     // One write of the whole output (a reader that goes away early is handled below).
-    process.stdout.write(render(command.format, shown, allFailures, fixVerb));
+    process.stdout.write(render(command.format, shown, allFailures, command.fix));
   }
   if (allFailures.length > 0) return 2;
   if (command.exitZero) return 0;
@@ -115,7 +114,7 @@ function errorsOnly(report: FileReport): FileReport {
   return report.notices?.length ? { ...report, notices: report.notices.filter((n) => n.severity === "error") } : report;
 }
 
-function render(format: OutputFormat, reports: readonly FileReport[], failures: readonly Failure[], fixVerb?: string): string {
+function render(format: OutputFormat, reports: readonly FileReport[], failures: readonly Failure[], fixMode?: "write" | "dry-run"): string {
   switch (format) {
     case "json":
       return formatJson(reports, failures);
@@ -124,7 +123,7 @@ function render(format: OutputFormat, reports: readonly FileReport[], failures: 
     case "sarif":
       return formatSarif(reports, { version, informationUri: INFORMATION_URI, baseDir: process.cwd(), failures });
     case "text":
-      return formatText(reports, { color: shouldColor(process.env, process.stdout.isTTY === true), failures, ...(fixVerb ? { fixVerb } : {}) });
+      return formatText(reports, { color: shouldColor(process.env, process.stdout.isTTY === true), failures, ...(fixMode ? { fixMode } : {}) });
   }
 }
 

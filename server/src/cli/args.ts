@@ -34,8 +34,8 @@ export type Command =
   | ({ kind: "validate" } & ValidateOptions)
   | { kind: "usage-error"; message: string };
 
-export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--exit-zero] [--quiet] [--rule CODE=LEVEL]...
-                     [--fix | --fix-dry-run] [--fix-type problem,lint] PATH...
+export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--exit-zero] [--quiet] [--rule CODE=LEVEL]... PATH...
+       lwir validate --fix|--fix-dry-run [--fix-type problem|lint|all] [options] PATH...
        lwir schema      (prints the JSON Schema of LWIR, for editors without the LWIR server)
 
 Checks LWIR workflows (little-workflow) with the same rules as the runtime's validator.
@@ -71,6 +71,8 @@ Options:
 Exit status: 0 no problems; 1 some file has findings or does not parse, an own rule set
 to error reports something, or --max-warnings is exceeded; 2 wrong usage, a path could
 not be read, or a folder holds no LWIR file. Warnings, infos and hints never change it.
+With --fix or --fix-dry-run it describes what remains after the fixes; a file the fixes could
+not be written to is exit 2 (the file is left as it was).
 `;
 
 const FORMATS: readonly OutputFormat[] = ["text", "json", "sarif", "github"];
