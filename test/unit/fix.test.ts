@@ -20,6 +20,7 @@ import { provideCodeActions, quickFixes, type KindedFix } from "../../server/src
 import { toDiagnostics, type LwirDiagnosticData } from "../../server/src/service/diagnostics";
 import { applyEdits } from "../../server/src/service/edits";
 import { CONFORMANCE, REALWORLD, SYNTAX, corpusCases, type CorpusCase } from "../corpus";
+import { type Json, aiStep, withSteps } from "./lwir-fixtures";
 
 const CLI = resolve("dist/cli.js");
 const temps: string[] = [];
@@ -223,6 +224,27 @@ describe("fixer rounds", () => {
     const kept = autofixText(TWO_ROUNDS, "yaml", { fixesFor: good });
     assert.equal(kept.reverted, false);
     assert.deepEqual(kept.titles, ["quote"]);
+  });
+
+  test("a misspelt name is fixed only when one name is close; never a needs entry that closes a cycle", () => {
+    const doc = (steps: Json[]) => JSON.stringify(withSteps(steps), null, 2) + "\n";
+    const read = (id: string, from: string, extra: Json = {}) => aiStep(id, { with: { model: "model-a", prompt: `{{ steps.${from}.output }}` }, ...extra });
+    // `drafts` is one edit from `draft` only: fixed (a problem fix), and the document becomes valid.
+    const one = doc([aiStep("draft"), read("review", "draft", { needs: ["drafts"] })]);
+    const fixed = autofixText(one, "json");
+    assert.deepEqual(fixed.titles, ['Change "drafts" to "draft"']);
+    assert.equal(analyzeText(fixed.text, "json").valid, true);
+    assert.deepEqual(autoFixes(analyzeText(one, "json")).map((f) => f.kind), ["problem"]);
+    // `draft` is one edit from `draft1` and from `draft2`: the editor offers both, the fixer picks neither.
+    const two = doc([aiStep("draft1"), aiStep("draft2"), read("review", "draft1", { needs: ["draft1", "draft"] }), aiStep("final", { needs: ["draft2", "review"] })]);
+    const analysis = analyzeText(two, "json");
+    const offered = toDiagnostics(analysis).flatMap((d) => quickFixes(analysis, d.data as LwirDiagnosticData)).map((f) => f.title);
+    assert.ok(offered.includes('Change "draft" to "draft1"') && offered.includes('Change "draft" to "draft2"'), offered.join(", "));
+    assert.equal(autofixText(two, "json").text, two);
+    // `a` reads `b`, which needs `a`: adding `b` to a's needs would close a cycle, so it stays a finding.
+    const cycle = doc([read("a", "b"), read("b", "a", { needs: ["a"] })]);
+    assert.deepEqual(analyzeText(cycle, "json").findings.map((f) => f.code), ["step.undeclared_dependency"]);
+    assert.equal(autofixText(cycle, "json").text, cycle);
   });
 
   test("edits that touch wait for the next round; each fix once", () => {
