@@ -443,6 +443,10 @@ describe("lwir validate --fix (dist/cli.js)", () => {
     assert.deepEqual(Object.keys(json.files[0]), ["file", "format", "parseErrors", "findings", "valid", "workflowVersion", "notices", "fixed", "diff"]);
     assert.equal(json.files[0].fixed, 2);
     assert.equal(json.files[0].diff, run.stdout);
+    writeFileSync(join(dir, "clean.lwir.yaml"), autofixText(TWO_ROUNDS, "yaml").text);
+    const clean = JSON.parse(lwir(["validate", "--fix-dry-run", "--format", "json", "clean.lwir.yaml"], { cwd: dir }).stdout) as { files: Array<Record<string, unknown>> };
+    assert.deepEqual([clean.files[0].fixed, clean.files[0].diff], [0, ""], "nothing to fix: an empty diff");
+    rmSync(join(dir, "clean.lwir.yaml"));
     // Standard input: the diff of the fixed text (--fix itself is refused, see the arguments).
     const stdin = lwir(["validate", "--fix-dry-run", "--stdin-filename", "flows/review.lwir.yaml", "-"], { input: TWO_ROUNDS });
     assert.equal(stdin.stdout, unifiedDiff(TWO_ROUNDS, autofixText(TWO_ROUNDS, "yaml").text, "flows/review.lwir.yaml"));

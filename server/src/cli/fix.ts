@@ -45,7 +45,7 @@ export function fixFile(file: string, options: FixOptions): FixedFile {
  */
 export function fixBytes(name: string, bytes: Uint8Array, options: FixOptions, formatName: string = name, target?: string): FixedFile {
   const fixed = fixedText(bytes, formatName, options);
-  if (!fixed) return { report: withFix(checkBytes(name, bytes, { rules: options.rules }, formatName), 0, undefined) };
+  if (!fixed) return { report: withFix(checkBytes(name, bytes, { rules: options.rules }, formatName), 0, options.write ? undefined : "") };
   const diff = unifiedDiff(fixed.before, fixed.after, name);
   const out = Buffer.from(fixed.bom + fixed.after, "utf8");
   if (target !== undefined) {

@@ -9,6 +9,7 @@ import { quickFixes, type FixKind, type KindedFix } from "./codeActions";
 import { applyRuleLevels, isEmptyDocument, toDiagnostics, type LwirDiagnosticData } from "./diagnostics";
 import { applyEdits, type OffsetEdit } from "./edits";
 import type { RuleLevels } from "./rules";
+import type { Diagnostic } from "vscode-languageserver-types";
 
 export const MAX_FIX_ROUNDS = 10;
 
@@ -34,9 +35,18 @@ export interface AutofixResult {
   reverted: boolean;
 }
 
+const diagnosticsCache = new WeakMap<Analysis, Diagnostic[]>();
+
+/** The analysis's diagnostics at the user's levels (notices that are off left out); once per analysis. */
+function diagnosticsOf(analysis: Analysis, rules: RuleLevels | undefined): Diagnostic[] {
+  let all = diagnosticsCache.get(analysis);
+  if (!all) diagnosticsCache.set(analysis, (all = toDiagnostics(analysis)));
+  return applyRuleLevels(all, rules);
+}
+
 /** The file's problems as the fixer counts them: parse errors, findings and the notices that are on. */
 function problemTotal(analysis: Analysis, rules: RuleLevels | undefined): number {
-  return applyRuleLevels(toDiagnostics(analysis), rules).length;
+  return diagnosticsOf(analysis, rules).length;
 }
 
 /**
@@ -51,7 +61,7 @@ export function autoFixes(analysis: Analysis, options: AutofixOptions = {}): Kin
   const fixesFor = options.fixesFor ?? quickFixes;
   const out: KindedFix[] = [];
   const seen = new Set<string>();
-  for (const diagnostic of applyRuleLevels(toDiagnostics(analysis), options.rules)) {
+  for (const diagnostic of diagnosticsOf(analysis, options.rules)) {
     const data = diagnostic.data as LwirDiagnosticData | undefined;
     if (!data || typeof data.code !== "string") continue;
     const fix = fixesFor(analysis, data).find((f) => f.auto === true && (!kinds || kinds.has(f.kind)) && f.edits.length > 0);
@@ -73,8 +83,8 @@ export function compatibleFixes(fixes: readonly KindedFix[]): KindedFix[] {
   const out: KindedFix[] = [];
   const sorted = [...fixes].sort((a, b) => firstStart(a) - firstStart(b));
   for (const fix of sorted) {
-    const clash = fix.edits.some((e, i) => taken.some((t) => touches(e, t)) || fix.edits.some((o, j) => j !== i && touches(e, o)));
-    if (clash) continue;
+    // (A fix's own edits are made to be applied together, as the editor applies them.)
+    if (fix.edits.some((e) => taken.some((t) => touches(e, t)))) continue;
     taken.push(...fix.edits);
     out.push(fix);
   }
