@@ -99,13 +99,27 @@ function touches(a: OffsetEdit, b: OffsetEdit): boolean {
   return a.start <= b.end && b.start <= a.end;
 }
 
-/** Applies auto fixes to a fixpoint (see the top of the file). The text of an unparsable document comes back unchanged. */
+/**
+ * Applies auto fixes to a fixpoint (see the top of the file). The text of an unparsable document comes
+ * back unchanged.
+ *
+ * Two guards. Each round: the file's problems (findings, parse errors and the notices that are on) must
+ * not grow, else the round is undone and fixing stops. A round may trade a notice for a finding (quoting
+ * `{{ steps.a.output }}` makes it a read of `a` the runtime checks); the next round usually fixes that.
+ * At the end: the runtime's findings must not outnumber those the file had, else the file goes back to
+ * the last round that kept them in check (a `--fix-type lint` run that quoted such a template and may
+ * not add the needs entry leaves the template as it was).
+ */
 export function autofixText(text: string, format: Format, options: AutofixOptions = {}): AutofixResult {
   const maxRounds = options.maxRounds ?? MAX_FIX_ROUNDS;
   let current = text;
   let analysis = analyzeText(current, format);
   let total = problemTotal(analysis, options.rules);
+  const findingsBefore = analysis.findings.length;
   const titles: string[] = [];
+  // The last state with no more findings than the file had: where a run that ends worse goes back to.
+  let safe = { text, count: 0 };
+  let reverted = false;
   for (let round = 0; round < maxRounds; round++) {
     const fixes = compatibleFixes(autoFixes(analysis, options));
     if (fixes.length === 0) break;
@@ -113,14 +127,18 @@ export function autofixText(text: string, format: Format, options: AutofixOption
     if (next === current) break;
     const after = analyzeText(next, format);
     const nextTotal = problemTotal(after, options.rules);
-    // Never worse: a round that breaks the syntax or adds problems is undone, and fixing stops.
     if (after.document.parseErrors.length > 0 || nextTotal > total) {
-      return { text: current, fixed: titles.length, titles, reverted: true };
+      reverted = true;
+      break;
     }
     titles.push(...fixes.map((f) => f.title));
     current = next;
     analysis = after;
     total = nextTotal;
+    if (after.findings.length <= findingsBefore) safe = { text: current, count: titles.length };
   }
-  return { text: current, fixed: titles.length, titles, reverted: false };
+  if (analysis.findings.length > findingsBefore) {
+    return { text: safe.text, fixed: safe.count, titles: titles.slice(0, safe.count), reverted: true };
+  }
+  return { text: current, fixed: titles.length, titles, reverted };
 }
