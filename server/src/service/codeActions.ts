@@ -3,6 +3,8 @@
 // analysis, writes a minimal edit (service/edits.ts), and is offered only when it leaves the document
 // cleaner: the targeted finding gone and no new one. Where that cannot be promised (a needs entry that
 // would close a cycle, maxVisits on a cycle that also lacks a decision step), nothing is offered.
+// quickFixes() is the one source of fixes for the light bulb and for `lwir validate --fix`
+// (service/autofix.ts), which applies only those marked `auto`.
 import { forEachStepString, valueAt } from "../lwir/path";
 import {
   CodeActionKind,
@@ -102,14 +104,14 @@ export function quickFixes(analysis: Analysis, data: LwirDiagnosticData): Kinded
     const kind = kindOfCode(data.code);
     for (const fix of fixesFor(analysis, data)) out.push({ ...fix, kind });
   } catch {
-    // as above
+    // no built-in fix for an odd document; a registered producer may still have one
   }
   const producer = FIX_PRODUCERS.get(data.code);
   if (producer) {
     try {
       for (const fix of producer.fixes(analysis, data)) out.push({ ...fix, kind: producer.kind });
     } catch {
-      // as above
+      // the built-in fixes above still count
     }
   }
   return out;
