@@ -1,9 +1,10 @@
 // `lwir validate`: checks LWIR files with the same analysis as the language server and prints text,
 // JSON or SARIF. Exit 0 clean, 1 problems in files, 2 usage errors or paths the tool could not check.
 import { version, repository } from "../../package.json";
-import { parseArgs, USAGE, type OutputFormat, type ValidateOptions } from "./cli/args";
+import { parseArgs, USAGE, type OutputFormat } from "./cli/args";
 import { checkBytes, checkFile, isFailure } from "./cli/check";
 import { collectFiles } from "./cli/files";
+import { fixBytes, fixFile, type FixOptions } from "./cli/fix";
 import { formatGithub } from "./cli/format-github";
 import { formatJson } from "./cli/format-json";
 import { formatSarif } from "./cli/format-sarif";
@@ -46,10 +47,26 @@ async function run(argv: readonly string[]): Promise<number> {
     if (isFailure(result)) allFailures.push(result);
     else reports.push(result);
   };
-  const stdin = stdinIndex >= 0 ? await readStdin(command) : undefined;
+  // --fix / --fix-dry-run: each file fixed first; its report is what remains.
+  const fixing: FixOptions | undefined = command.fix === undefined ? undefined
+    : { rules: command.rules, write: command.fix === "write", ...(command.fixTypes ? { kinds: command.fixTypes } : {}) };
+  const fix = (fixed: { report: FileReport | Failure; failure?: Failure }): void => {
+    check(fixed.report);
+    if (fixed.failure) allFailures.push(fixed.failure);
+  };
+  const stdin = stdinIndex >= 0 ? await readStdin() : undefined;
+  const stdinName = command.stdinFilename ?? STDIN_NAME;
   for (let i = 0; i <= files.length; i++) {
-    if (i === stdinIndex && stdin) check(stdin);
-    if (i < files.length) check(checkFile(files[i], { rules: command.rules }));
+    if (i === stdinIndex && stdin) {
+      // Without a name the format is sniffed from the text: "<stdin>" has no extension to go by.
+      if (!(stdin instanceof Uint8Array)) check({ path: stdinName, reason: stdin.reason, kind: "unreadable" });
+      else if (fixing) fix(fixBytes(stdinName, stdin, fixing, command.stdinFilename ?? ""));
+      else check(checkBytes(stdinName, stdin, { rules: command.rules }, command.stdinFilename ?? ""));
+    }
+    if (i < files.length) {
+      if (fixing) fix(fixFile(files[i], fixing));
+      else check(checkFile(files[i], { rules: command.rules }));
+    }
   }
   const messages = allFailures.map((f) =>
     f.kind === "unmatched" ? `lwir: ${failureLine(f)} (--no-error-on-unmatched-pattern allows it)\n` : `lwir: ${failureLine(f)}\n`);
@@ -58,8 +75,14 @@ async function run(argv: readonly string[]): Promise<number> {
   // --max-warnings counts what was found, shown or not (--quiet only changes what is printed).
   const warningCount = reports.reduce((n, r) => n + countNotices(r, "warning"), 0);
   const shown = command.quiet ? reports.map(errorsOnly) : reports;
-  // One write of the whole output (a reader that goes away early is handled below).
-  process.stdout.write(render(command.format, shown, allFailures));
+  if (command.fix === "dry-run" && command.format === "text") {
+    // The diff alone on standard output (`> fixes.patch` applies with patch or git apply); what would remain on stderr.
+    process.stdout.write(shown.map((r) => r.diff ?? "").join(""));
+    process.stderr.write(render(command.format, shown.map(withoutDiff), allFailures, command.fix));
+  } else {
+    // One write of the whole output (a reader that goes away early is handled below).
+    process.stdout.write(render(command.format, shown, allFailures, command.fix));
+  }
   if (allFailures.length > 0) return 2;
   if (command.exitZero) return 0;
   if (reports.some((r) => problemCount(r) > 0 || !r.valid)) return 1;
@@ -70,17 +93,20 @@ async function run(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-/** One document from standard input, shown under --stdin-filename (which also gives its format). */
-async function readStdin(options: ValidateOptions): Promise<FileReport | Failure> {
-  const name = options.stdinFilename ?? STDIN_NAME;
+/** The bytes of standard input, or why they could not be read. */
+async function readStdin(): Promise<Uint8Array | { reason: string }> {
   const chunks: Buffer[] = [];
   try {
     for await (const chunk of process.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
   } catch (error) {
-    return { path: name, reason: `standard input: ${error instanceof Error ? error.message : String(error)}`, kind: "unreadable" };
+    return { reason: `standard input: ${error instanceof Error ? error.message : String(error)}` };
   }
-  // Without a name the format is sniffed from the text: "<stdin>" has no extension to go by.
-  return checkBytes(name, Buffer.concat(chunks), { rules: options.rules }, options.stdinFilename ?? "");
+  return Buffer.concat(chunks);
+}
+
+function withoutDiff(report: FileReport): FileReport {
+  const { diff: _diff, ...rest } = report;
+  return rest;
 }
 
 /** --quiet: what is left when only errors are reported. */
@@ -88,7 +114,7 @@ function errorsOnly(report: FileReport): FileReport {
   return report.notices?.length ? { ...report, notices: report.notices.filter((n) => n.severity === "error") } : report;
 }
 
-function render(format: OutputFormat, reports: readonly FileReport[], failures: readonly Failure[]): string {
+function render(format: OutputFormat, reports: readonly FileReport[], failures: readonly Failure[], fixMode?: "write" | "dry-run"): string {
   switch (format) {
     case "json":
       return formatJson(reports, failures);
@@ -97,7 +123,7 @@ function render(format: OutputFormat, reports: readonly FileReport[], failures: 
     case "sarif":
       return formatSarif(reports, { version, informationUri: INFORMATION_URI, baseDir: process.cwd(), failures });
     case "text":
-      return formatText(reports, { color: shouldColor(process.env, process.stdout.isTTY === true), failures });
+      return formatText(reports, { color: shouldColor(process.env, process.stdout.isTTY === true), failures, ...(fixMode ? { fixMode } : {}) });
   }
 }
 

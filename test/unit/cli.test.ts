@@ -563,7 +563,7 @@ describe("exit codes", () => {
     assert.equal(help.status, 0);
     assert.match(help.stdout, /^Usage: lwir validate \[--format text\|json\|sarif\|github\] \[--exit-zero\] \[--quiet\] \[--rule CODE=LEVEL\]\.\.\. PATH\.\.\./);
     // Every option the parser accepts is documented.
-    for (const option of ["--format", "--exit-zero", "--quiet", "--rule", "--max-warnings", "--stdin-filename", "--no-error-on-unmatched-pattern", "--help", "--version"]) {
+    for (const option of ["--format", "--exit-zero", "--quiet", "--rule", "--max-warnings", "--stdin-filename", "--no-error-on-unmatched-pattern", "--fix", "--fix-dry-run", "--fix-type", "--help", "--version"]) {
       assert.ok(help.stdout.includes(option), option);
     }
     assert.match(help.stdout, /starts with \{ or \[\s+\(after white space\) is JSON, anything else YAML/);

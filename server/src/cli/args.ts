@@ -2,6 +2,7 @@
 // typo never silently changes what CI checks).
 import { RULES } from "../lwir/codes";
 import { CONFIGURABLE_RULES, parseRuleOption, type RuleLevel } from "../service/rules";
+import type { FixKind } from "../service/codeActions";
 
 export type OutputFormat = "text" | "json" | "sarif" | "github";
 
@@ -20,6 +21,10 @@ export interface ValidateOptions {
   errorOnUnmatched: boolean;
   /** The name standard input is shown under, whose extension also gives its format. */
   stdinFilename?: string;
+  /** --fix: write the fixes; --fix-dry-run: print them as a unified diff. Absent: check only. */
+  fix?: "write" | "dry-run";
+  /** --fix-type: the kinds of fixes to apply (absent: all of them). */
+  fixTypes?: FixKind[];
 }
 
 export type Command =
@@ -30,6 +35,7 @@ export type Command =
   | { kind: "usage-error"; message: string };
 
 export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--exit-zero] [--quiet] [--rule CODE=LEVEL]... PATH...
+       lwir validate --fix|--fix-dry-run [--fix-type problem|lint|all] [options] PATH...
        lwir schema      (prints the JSON Schema of LWIR, for editors without the LWIR server)
 
 Checks LWIR workflows (little-workflow) with the same rules as the runtime's validator.
@@ -52,15 +58,25 @@ Options:
                         (after white space) is JSON, anything else YAML
   --no-error-on-unmatched-pattern
                         a folder with no LWIR file is only pointed out, not an error
+  --fix                 apply the fixes that need no choice (the editor's quick fixes: missing
+                        needs entries, quotes around {{ }} in YAML, .output -> .lastOutput, a
+                        misspelt name with only one close match), then report what remains;
+                        files are rewritten in place, formatting and comments kept
+  --fix-dry-run         the same, but print the changes as a unified diff and write nothing
+  --fix-type TYPE       only these fixes (repeatable, or comma-separated): problem (the runtime's
+                        findings), lint (LWIR Tools' own rules) or all (the default)
   -h, --help            print this help
   --version             print the version
 
 Exit status: 0 no problems; 1 some file has findings or does not parse, an own rule set
 to error reports something, or --max-warnings is exceeded; 2 wrong usage, a path could
 not be read, or a folder holds no LWIR file. Warnings, infos and hints never change it.
+With --fix or --fix-dry-run it describes what remains after the fixes; a file the fixes could
+not be written to is exit 2 (the file is left as it was).
 `;
 
 const FORMATS: readonly OutputFormat[] = ["text", "json", "sarif", "github"];
+const FIX_TYPES: readonly FixKind[] = ["problem", "lint"];
 const FINDING_CODES = new Set(RULES.map(([code]) => code));
 
 export function parseArgs(argv: readonly string[]): Command {
@@ -111,6 +127,20 @@ export function parseArgs(argv: readonly string[]): Command {
         return { kind: "usage-error", message: `--max-warnings needs a whole number of warnings (0 or more)${value === undefined ? "" : `, not "${value}"`}` };
       }
       out.maxWarnings = Number(value);
+    } else if (arg === "--fix" || arg === "--fix-dry-run") {
+      const mode = arg === "--fix" ? "write" : "dry-run";
+      if (out.fix !== undefined && out.fix !== mode) return { kind: "usage-error", message: "--fix and --fix-dry-run cannot be given together" };
+      out.fix = mode;
+    } else if (takes("--fix-type")) {
+      const value = valueOf("--fix-type");
+      if (value === undefined || value === "") return { kind: "usage-error", message: "--fix-type needs a value: problem, lint or all" };
+      for (const type of value.split(",")) {
+        if (type !== "all" && !(FIX_TYPES as readonly string[]).includes(type)) {
+          return { kind: "usage-error", message: `unknown fix type "${type}" for --fix-type (expected problem, lint or all)` };
+        }
+        const added = type === "all" ? FIX_TYPES : [type as FixKind];
+        out.fixTypes = FIX_TYPES.filter((t) => out.fixTypes?.includes(t) || added.includes(t));
+      }
     } else if (takes("--stdin-filename")) {
       const value = valueOf("--stdin-filename");
       if (value === undefined || value === "") return { kind: "usage-error", message: "--stdin-filename needs a file name" };
@@ -126,6 +156,12 @@ export function parseArgs(argv: readonly string[]): Command {
   if (stdinCount > 1) return { kind: "usage-error", message: "- (standard input) can be given only once" };
   if (out.stdinFilename !== undefined && stdinCount === 0) {
     return { kind: "usage-error", message: "--stdin-filename names standard input: give - among the paths" };
+  }
+  if (out.fixTypes !== undefined && out.fix === undefined) return { kind: "usage-error", message: "--fix-type needs --fix or --fix-dry-run" };
+  // Standard input has no file to write back to; --fix-dry-run shows its diff.
+  if (out.fix === "write" && stdinCount > 0) return { kind: "usage-error", message: "--fix cannot write back to - (standard input): use --fix-dry-run to see the fixes as a diff" };
+  if (out.fix === "dry-run" && (out.format === "sarif" || out.format === "github")) {
+    return { kind: "usage-error", message: `--fix-dry-run prints a diff: use --format text or json, not ${out.format}` };
   }
   return { kind: "validate", ...out };
 }

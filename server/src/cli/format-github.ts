@@ -68,7 +68,7 @@ export function formatGithub(files: readonly FileReport[], options: GithubOption
   }
   const failures = options.failures ?? [];
   for (const f of failures) {
-    const what = f.kind === "internal" ? `internal error while checking ${f.path}` : `cannot read ${f.path}`;
+    const what = f.kind === "internal" ? `internal error while checking ${f.path}` : f.kind === "unwritable" ? `cannot write the fixes to ${f.path}` : `cannot read ${f.path}`;
     out.push(`::error title=lwir::${escapeData(`${what}: ${f.reason}`)}`);
   }
   // A plain line for the log (not a command): what the annotations add up to.

@@ -17,6 +17,10 @@ export interface JsonFile {
   workflowVersion: { id: string; hash: string } | null;
   /** LWIR Tools' own notices (not the runtime's findings; they never change `valid`), in text order. */
   notices: { code: string; path: string; message: string; severity: string; range: JsonRange }[];
+  /** Only with --fix / --fix-dry-run: how many fixes were applied (or would be); the file's other keys describe what remains. */
+  fixed?: number;
+  /** Only with --fix-dry-run: the fixes as a unified diff ("" when there are none). */
+  diff?: string;
 }
 
 export interface JsonReport {
@@ -41,6 +45,8 @@ export function toJsonReport(files: readonly FileReport[], failures: readonly Fa
       notices: [...(f.notices ?? [])]
         .sort((a, b) => compareRanges(a.range, b.range) || compareStrings(a.code, b.code))
         .map((x) => ({ code: x.code, path: x.path, message: x.message, severity: x.severity, range: range(x.range) })),
+      ...(f.fixed !== undefined ? { fixed: f.fixed } : {}),
+      ...(f.diff !== undefined ? { diff: f.diff } : {}),
     })),
     errors: failures.map((f) => ({ path: f.path, message: failureMessage(f) })),
   };

@@ -6,6 +6,8 @@ export interface TextOptions {
   color: boolean;
   /** Paths the tool could not check or that matched no file; only counted in the summary (they are reported on stderr). */
   failures?: readonly Failure[];
+  /** --fix or --fix-dry-run: files report how many fixes were applied (or would be). */
+  fixMode?: "write" | "dry-run";
 }
 
 /** Colour only for a terminal, unless NO_COLOR (no-color.org) or TERM=dumb says no; FORCE_COLOR wins. */
@@ -57,6 +59,7 @@ export function formatText(files: readonly FileReport[], options: TextOptions): 
       problems += count;
       filesWithProblems++;
     }
+    if (options.fixMode && file.fixed) out.push(`${style.green(options.fixMode === "write" ? "fixed" : "would fix")}  ${clean(file.file)}  ${style.dim(`${file.fixed} ${plural(file.fixed, "fix")}`)}`);
     // Source order reads best in a terminal (the json output keeps the corpus's path/code order).
     const list = problemsInSourceOrder(file);
     const lines = file.text === "" || list.length === 0 ? undefined : new SourceLines(file.text);
@@ -83,6 +86,12 @@ export function formatText(files: readonly FileReport[], options: TextOptions): 
     hints > 0 ? `${hints} ${plural(hints, "hint")}` : "",
   ].filter(Boolean);
   if (notes.length > 0) summary += `, ${notes.join(", ")}`;
+  if (options.fixMode) {
+    const fixes = files.reduce((n, f) => n + (f.fixed ?? 0), 0);
+    const fixedFiles = files.filter((f) => (f.fixed ?? 0) > 0).length;
+    const done = options.fixMode === "write" ? "applied" : "to apply";
+    summary += fixes > 0 ? `; ${fixes} ${plural(fixes, "fix")} ${done} in ${fixedFiles} ${plural(fixedFiles, "file")}` : "; nothing to fix";
+  }
   if (failed > 0) summary += `; ${failed} ${failed === 1 ? "path" : "paths"} could not be checked`;
   if (unmatched > 0) summary += `; ${unmatched} ${unmatched === 1 ? "folder holds" : "folders hold"} no LWIR file`;
   if (out.length > 0) out.push("");
@@ -92,7 +101,7 @@ export function formatText(files: readonly FileReport[], options: TextOptions): 
 }
 
 function plural(n: number, word: string): string {
-  return n === 1 ? word : word + "s";
+  return n === 1 ? word : word.endsWith("x") ? word + "es" : word + "s";
 }
 
 /** Line breaks as LSP counts them: \r\n, \n and a lone \r. */

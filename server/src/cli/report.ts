@@ -40,14 +40,21 @@ export interface FileReport {
   notices?: ReportedNotice[];
   valid: boolean;
   workflowVersion: { id: string; hash: string } | null;
+  /** --fix / --fix-dry-run: how many fixes were applied (or would be); the rest of the report is what remains. */
+  fixed?: number;
+  /** --fix-dry-run: the changes as a unified diff ("" when none). */
+  diff?: string;
 }
 
 /** A path that could not be read, or a file the tool failed on: the tool's failure, not the file's. */
 export interface Failure {
   path: string;
   reason: string;
-  /** unreadable: missing, denied, a loop…; internal: the tool itself failed on the file; unmatched: a folder with no LWIR file. */
-  kind: "unreadable" | "internal" | "unmatched";
+  /**
+   * unreadable: missing, denied, a loop…; internal: the tool itself failed on the file; unmatched: a folder
+   * with no LWIR file; unwritable: --fix could not write the fixed file back (it is left as it was).
+   */
+  kind: "unreadable" | "internal" | "unmatched" | "unwritable";
 }
 
 /** The one-line message for a failure (stderr, the json `errors`, SARIF notifications), without the path. */
@@ -55,6 +62,8 @@ export function failureMessage(f: Failure): string {
   switch (f.kind) {
     case "internal":
       return `internal error while checking it: ${f.reason}`;
+    case "unwritable":
+      return `could not write the fixes (the file is unchanged): ${f.reason}`;
     case "unmatched":
     case "unreadable":
       return f.reason;
@@ -70,6 +79,8 @@ export function failureLine(f: Failure): string {
       return `${f.path}: ${f.reason}`;
     case "unreadable":
       return `cannot read ${f.path}: ${f.reason}`;
+    case "unwritable":
+      return `cannot write the fixes to ${f.path} (the file is unchanged): ${f.reason}`;
   }
 }
 

@@ -3,6 +3,8 @@
 // analysis, writes a minimal edit (service/edits.ts), and is offered only when it leaves the document
 // cleaner: the targeted finding gone and no new one. Where that cannot be promised (a needs entry that
 // would close a cycle, maxVisits on a cycle that also lacks a decision step), nothing is offered.
+// quickFixes() is the one source of fixes for the light bulb and for `lwir validate --fix`
+// (service/autofix.ts), which applies only those marked `auto`.
 import { forEachStepString, valueAt } from "../lwir/path";
 import {
   CodeActionKind,
@@ -33,7 +35,8 @@ import { stepReferencesOf } from "../lwir/expressions";
 import { factsOf } from "./stepFacts";
 import { spanInString } from "./stringSource";
 import { FIX_ALL_KIND } from "../protocol";
-import { editDistance, maxDistance, nameFixes, nameSiteOf, type NameFix, type NameSite } from "./didYouMean";
+import { OWN_RULES } from "../lwir/codes";
+import { closeNames, editDistance, maxDistance, nameFixes, nameSiteOf, type NameFix, type NameSite } from "./didYouMean";
 
 export const FIX_ALL_TITLE = "Add all missing needs entries";
 
@@ -44,11 +47,74 @@ export interface CodeActionRequest {
   context: CodeActionContext;
 }
 
-/** A fix before it becomes an LSP CodeAction. */
-interface Fix {
+/**
+ * What a fix is for, as ESLint's fix types: `problem` fixes a runtime finding (the runtime refuses the
+ * document), `lint` fixes a notice of one of LWIR Tools' own checks. `lwir validate --fix-type` picks them.
+ */
+export type FixKind = "problem" | "lint";
+
+/** A fix before it becomes an LSP CodeAction (or an edit `lwir validate --fix` applies). */
+export interface Fix {
   title: string;
   edits: OffsetEdit[];
   preferred?: boolean;
+  /**
+   * The one right fix, safe to apply without a person choosing (`lwir validate --fix`): it removes the
+   * problem, adds none, and never picks between two names. Other fixes are offered in the editor only.
+   */
+  auto?: boolean;
+}
+
+/** A fix marked with what it is for. */
+export interface KindedFix extends Fix {
+  kind: FixKind;
+}
+
+/** Makes fixes for a diagnostic of one code, from its `data` and the analysis it was made from. */
+export interface FixProducer {
+  kind: FixKind;
+  /**
+   * The fixes, best first; an empty list when the data no longer matches the text (the editor may send
+   * a diagnostic of an older version). Mark with `auto: true` the fix that may be applied unasked.
+   */
+  fixes(analysis: Analysis, data: LwirDiagnosticData): Fix[];
+}
+
+/**
+ * Fix producers by code, beside the built-in fixes of the runtime's findings (fixesFor below). One line
+ * plugs a check's fixes into both the editor's quick fixes and `lwir validate --fix`:
+ *   ["lwir.some_code", { kind: "lint", fixes: someCodeFixes }],
+ */
+const FIX_PRODUCERS: ReadonlyMap<string, FixProducer> = new Map<string, FixProducer>([
+]);
+
+/** The kind of the built-in fixes of a code: `lint` for our own notices, `problem` for the runtime's findings. */
+function kindOfCode(code: string): FixKind {
+  return OWN_RULES.some((r) => r.code === code) ? "lint" : "problem";
+}
+
+/**
+ * Every fix for one diagnostic: what the editor's quick fixes offer and what `lwir validate --fix`
+ * applies (its `auto` ones), so both make the same edits. Never throws: a fix is a convenience, and
+ * an odd document must not cost the other fixes.
+ */
+export function quickFixes(analysis: Analysis, data: LwirDiagnosticData): KindedFix[] {
+  const out: KindedFix[] = [];
+  try {
+    const kind = kindOfCode(data.code);
+    for (const fix of fixesFor(analysis, data)) out.push({ ...fix, kind });
+  } catch {
+    // no built-in fix for an odd document; a registered producer may still have one
+  }
+  const producer = FIX_PRODUCERS.get(data.code);
+  if (producer) {
+    try {
+      for (const fix of producer.fixes(analysis, data)) out.push({ ...fix, kind: producer.kind });
+    } catch {
+      // the built-in fixes above still count
+    }
+  }
+  return out;
 }
 
 export function provideCodeActions(analysis: Analysis, params: CodeActionRequest): CodeAction[] {
@@ -76,14 +142,7 @@ export function provideCodeActions(analysis: Analysis, params: CodeActionRequest
     for (const diagnostic of ours) {
       const data = diagnostic.data as LwirDiagnosticData;
       if (!current(analysis, data)) continue;
-      let fixes: Fix[] = [];
-      try {
-        fixes = fixesFor(analysis, data);
-      } catch {
-        // A fix is a convenience: an odd document must not cost the other fixes.
-        fixes = [];
-      }
-      for (const fix of fixes) {
+      for (const fix of quickFixes(analysis, data)) {
         // The same fix for several diagnostics (three reads of one step, say) is offered once.
         const key = fix.title + "\u0000" + JSON.stringify(fix.edits);
         const existing = byKey.get(key);
@@ -271,6 +330,8 @@ function current(analysis: Analysis, data: LwirDiagnosticData): boolean {
     const t = data.unquotedTemplate;
     return t !== undefined && analysis.document.text.slice(t.start, t.end) === t.text;
   }
+  // A registered producer checks its own data against the text.
+  if (FIX_PRODUCERS.has(data.code)) return true;
   return analysis.findings.some((f) => f.code === data.code && f.path === data.path);
 }
 
@@ -288,8 +349,8 @@ function textEdit(analysis: Analysis, e: OffsetEdit): TextEdit {
 function fixesFor(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
   const doc = analysis.document;
   const fixes: Fix[] = [];
-  const add = (title: string, edits: OffsetEdit[] | undefined, preferred = false) => {
-    if (edits && edits.length > 0) fixes.push({ title, edits, ...(preferred ? { preferred } : {}) });
+  const add = (title: string, edits: OffsetEdit[] | undefined, preferred = false, auto = false) => {
+    if (edits && edits.length > 0) fixes.push({ title, edits, ...(preferred ? { preferred } : {}), ...(auto ? { auto } : {}) });
   };
   const segments = data.segments;
   // "Did you mean …" first: the names the runtime accepts here that are close to the one written.
@@ -301,8 +362,9 @@ function fixesFor(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
       const id = data.targetStepId;
       if (!step || typeof id !== "string") break;
       if (!needsToAdd(doc.value, step, id, { allowExternal: true }).add) break;
-      // Beside a misspelt needs entry for the same step, adding the id is second best: it leaves the typo.
-      add(`Add "${id}" to the needs of ${stepName(data, step)}`, addNeedsEntries(doc, step, [id]), typos.length === 0);
+      // Beside a misspelt needs entry for the same step, adding the id is second best: it leaves the typo
+      // (and then it is no fix to apply unasked). needsToAdd never adds an entry that closes a cycle.
+      add(`Add "${id}" to the needs of ${stepName(data, step)}`, addNeedsEntries(doc, step, [id]), typos.length === 0, typos.length === 0);
       break;
     }
     case "lwir.output_ambiguous_for_multi_visit": {
@@ -312,7 +374,7 @@ function fixesFor(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
       const source = span.start !== undefined && span.end !== undefined ? { start: span.start, end: span.end } : undefined;
       const target = data.targetStepId ?? data.reference?.stepId;
       add(`Read ${target !== undefined ? `steps.${target}.` : ""}lastOutput instead of output`,
-        replaceInString(doc, segments, span.valueStart, span.valueEnd, "lastOutput", source), true);
+        replaceInString(doc, segments, span.valueStart, span.valueEnd, "lastOutput", source), true, true);
       break;
     }
     case "lwir.invalid_cycle": {
@@ -368,7 +430,7 @@ function fixesFor(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
   // The unquoted `{{ … }}` fix, from the hint itself and from any finding on such a value.
   const t = data.unquotedTemplate;
   if (t && doc.format === "yaml" && doc.text.slice(t.start, t.end) === t.text) {
-    add(`Put ${shorten(t.text)} in quotes`, quoteYamlText(doc, t.start, t.end), data.code === YAML_UNQUOTED_TEMPLATE);
+    add(`Put ${shorten(t.text)} in quotes`, quoteYamlText(doc, t.start, t.end), data.code === YAML_UNQUOTED_TEMPLATE, true);
   }
   return fixes;
 }
@@ -389,7 +451,11 @@ function typoFixes(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
   if (!finding) return [];
   const target = { code: finding.code, path: finding.path };
   const site = nameSiteOf(analysis, finding);
-  if (site) return typoTitles(analysis, site, nameFixes(analysis, site, target), data);
+  if (site) {
+    const fixed = nameFixes(analysis, site, target);
+    // Applied unasked only when one name is close at all (and it validates): a fixer never guesses between two.
+    return typoTitles(analysis, site, fixed, data, fixed.length === 1 && closeNames(site.word, site.candidates, 2).length === 1);
+  }
   const id = data.targetStepId;
   const step = data.step?.segments ?? stepPrefix(data.segments);
   if (data.code !== "step.undeclared_dependency" || typeof id !== "string" || !step) return [];
@@ -417,8 +483,8 @@ function sameDetails(f: RangedFinding, data: LwirDiagnosticData): boolean {
   }
 }
 
-/** The fixes of the suggestions, the nearest preferred when no other is as near. */
-function typoTitles(analysis: Analysis, site: NameSite, fixed: NameFix[], data: LwirDiagnosticData): Fix[] {
+/** The fixes of the suggestions, the nearest preferred when no other is as near; `auto`: the only one may be applied unasked. */
+function typoTitles(analysis: Analysis, site: NameSite, fixed: NameFix[], data: LwirDiagnosticData, auto = false): Fix[] {
   return fixed.map((s, i) => {
     let title = site.what === "name" ? `Change "${site.word}" to "${s.name}"` : `Use the allowed ${site.what} "${s.name}"`;
     const added = s.replacement.addedNeeds;
@@ -427,7 +493,7 @@ function typoTitles(analysis: Analysis, site: NameSite, fixed: NameFix[], data: 
       title += ` and add ${added.map((a) => `"${a}"`).join(", ")} to the needs of ${step ? stepName(data, step) : "this step"}`;
     }
     const preferred = i === 0 && (fixed.length === 1 || fixed[1].distance > s.distance);
-    return { title, edits: s.replacement.edits, ...(preferred ? { preferred } : {}) };
+    return { title, edits: s.replacement.edits, ...(preferred ? { preferred } : {}), ...(auto && fixed.length === 1 ? { auto } : {}) };
   });
 }
 
