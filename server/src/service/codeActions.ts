@@ -34,6 +34,8 @@ import { factsOf } from "./stepFacts";
 import { spanInString } from "./stringSource";
 import { FIX_ALL_KIND } from "../protocol";
 import { editDistance, maxDistance, nameFixes, nameSiteOf, type NameFix, type NameSite } from "./didYouMean";
+import { TYPE_CHECK_CODES, findTypeNotices } from "./typeChecks";
+import { didYouMeanPropertyFix } from "./typeFixes";
 
 export const FIX_ALL_TITLE = "Add all missing needs entries";
 
@@ -75,6 +77,15 @@ export function provideCodeActions(analysis: Analysis, params: CodeActionRequest
   if (wants(CodeActionKind.QuickFix)) {
     for (const diagnostic of ours) {
       const data = diagnostic.data as LwirDiagnosticData;
+      if (TYPE_CHECK_CODES.includes(data.code)) {
+        // the type checks' own fixes (service/typeFixes.ts), shared with the CLI's fixer
+        try {
+          actions.push(...didYouMeanPropertyFix(analysis, diagnostic, uri));
+        } catch {
+          // a convenience, as below
+        }
+        continue;
+      }
       if (!current(analysis, data)) continue;
       let fixes: Fix[] = [];
       try {
@@ -248,7 +259,7 @@ function ourDiagnostics(analysis: Analysis, params: CodeActionRequest): Diagnost
   const lines = doc.text.slice(doc.offsetAt({ line: params.range.start.line, character: 0 }), doc.offsetAt({ line: params.range.end.line + 1, character: 0 }));
   const hints = doc.format === "yaml" && lines.includes("{{");
   // (A cycle's diagnostic sits on the needs entry closing it, and a misspelt name's on the name: see editorRange.)
-  if (!hints && !analysis.findings.some((f) => overlaps(editorRange(analysis, f), params.range))) return [];
+  if (!hints && !analysis.findings.some((f) => overlaps(editorRange(analysis, f), params.range)) && findTypeNotices(analysis).length === 0) return [];
   return cachedDiagnostics(analysis).filter((d) => overlaps(d.range, params.range));
 }
 

@@ -1,0 +1,55 @@
+// Quick fixes of the type checks (service/typeChecks.ts): "Change to summary" for a property name the
+// schema does not declare when a declared one is one or two edits away, and for a compared literal
+// that is close to one of the declared values. One function builds the code actions from a diagnostic,
+// so the editor and `lwir validate --fix` apply the same edit.
+import { CodeActionKind, type CodeAction, type Diagnostic } from "vscode-languageserver-types";
+import { checkTemplateString } from "../lwir/expressions";
+import { valueAt } from "../lwir/path";
+import type { Analysis } from "./analysis";
+import type { LwirDiagnosticData } from "./diagnostics";
+import { replaceInString } from "./edits";
+import { IMPOSSIBLE_COMPARISON, UNKNOWN_PROPERTY, findTypeNotices } from "./typeChecks";
+
+/** A name the dot form of a path can hold (expressions grammar, 5.4). */
+const SEGMENT = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+
+/**
+ * The "Change to NAME" code actions of a `lwir.unknown_property` or `lwir.impossible_comparison`
+ * diagnostic (from toDiagnostics): one per close declared name, the nearest preferred. Empty when the
+ * diagnostic is not current (the text changed since) or no suggestion keeps the template accepted.
+ */
+export function didYouMeanPropertyFix(analysis: Analysis, diagnostic: Diagnostic, uri: string): CodeAction[] {
+  const data = diagnostic.data as LwirDiagnosticData | undefined;
+  if (!data || (data.code !== UNKNOWN_PROPERTY && data.code !== IMPOSSIBLE_COMPARISON)) return [];
+  const typed = data.typed;
+  if (!typed || typed.word === undefined || !typed.suggestions || typed.suggestions.length === 0) return [];
+  const doc = analysis.document;
+  const value = valueAt(doc.value, data.segments);
+  if (typeof value !== "string" || value.slice(typed.valueStart, typed.valueEnd) !== typed.word) return [];
+  // Only a notice the current analysis still gives: a stale diagnostic must not edit what is there now.
+  const still = findTypeNotices(analysis).some((n) => n.code === data.code && n.start === typed.valueStart && sameSegments(n.segments, data.segments));
+  if (!still) return [];
+  const actions: CodeAction[] = [];
+  for (const name of typed.suggestions) {
+    if (data.code === UNKNOWN_PROPERTY && !SEGMENT.test(name)) continue;
+    if (data.code === IMPOSSIBLE_COMPARISON && /["'\\]/.test(name)) continue;
+    const changed = value.slice(0, typed.valueStart) + name + value.slice(typed.valueEnd);
+    // A name the safety screen refuses (`new`, `global`, …) would turn a warning into a finding.
+    if (checkTemplateString(changed, true).status !== "ok") continue;
+    const source = typed.start !== undefined && typed.end !== undefined ? { start: typed.start, end: typed.end } : undefined;
+    const edits = replaceInString(doc, data.segments, typed.valueStart, typed.valueEnd, name, source);
+    if (!edits || edits.length === 0) continue;
+    actions.push({
+      title: `Change to ${name}`,
+      kind: CodeActionKind.QuickFix,
+      diagnostics: [diagnostic],
+      ...(actions.length === 0 ? { isPreferred: true } : {}),
+      edit: { changes: { [uri]: edits.map((e) => ({ range: doc.rangeAt(e.start, e.end), newText: e.newText })) } },
+    });
+  }
+  return actions;
+}
+
+function sameSegments(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((s, i) => s === b[i]);
+}
