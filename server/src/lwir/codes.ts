@@ -92,7 +92,7 @@ export const OWN_RULES: readonly OwnRule[] = [
   { code: "lwir.inherited_function_name", severity: "warning", description: "An expression calls a name every JavaScript object has (toString, valueOf, …): accepted, but it cannot work at run time.", configurable: true },
   { code: "lwir.unknown_property", severity: "warning", description: "An expression reads a property the declared schema does not have (input, a step output, item), at any depth.", configurable: true },
   { code: "lwir.property_of_scalar_output", severity: "warning", description: "An expression reads a property of a step output in text or choice mode, which is a plain string.", configurable: true },
-  { code: "lwir.impossible_comparison", severity: "warning", description: "A comparison with a value the declared choice values, enum or const do not contain: never true (== ) or always true (!=).", configurable: true },
+  { code: "lwir.impossible_comparison", severity: "warning", description: "A comparison with a value the declared choice values, enum or const do not contain: never true (==) or always true (!=).", configurable: true },
   { code: "lwir.items_not_array", severity: "warning", description: "A parallel step's items resolve to a declared schema that is not an array.", configurable: true },
   { code: "lwir.empty_document", severity: "info", description: "The document is empty: the editor offers a new workflow to start from.", configurable: true },
   { code: "lwir.file_too_large", severity: "warning", description: "The document is larger than lwir.maxFileSize, so the editor does not analyse it.", configurable: true },
