@@ -15,6 +15,8 @@ import { provideCodeActions } from "../../server/src/service/codeActions";
 import { didYouMeanPropertyFix } from "../../server/src/service/typeFixes";
 import { applyEdits } from "../../server/src/service/edits";
 import { checkFile, isFailure } from "../../server/src/cli/check";
+import { provideHover } from "../../server/src/service/hover";
+import { provideCompletion } from "../../server/src/service/completion";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -344,4 +346,81 @@ describe("quick fix: Change to NAME", () => {
     const other = check(workflow([reader("{{ steps.summarize.output.summary }}")]), "json");
     assert.deepEqual(didYouMeanPropertyFix(other.analysis, typo.diagnostics[0], "file:///w"), []);
   });
+});
+
+// ---- hover and completion from the declared schemas ----------------------------------------------------
+
+/** A document with a `|` marking the cursor (JSON or YAML), its analysis and the cursor's position. */
+function marked(doc: Json, format: "json" | "yaml") {
+  const source = text(doc, format);
+  const offset = source.indexOf("|");
+  const clean = source.slice(0, offset) + source.slice(offset + 1);
+  const analysis = analyzeText(clean, format);
+  return { analysis, position: analysis.document.positionAt(offset) };
+}
+
+function hoverAt(doc: Json, format: "json" | "yaml"): string {
+  const { analysis, position } = marked(doc, format);
+  const h = provideHover(analysis, position);
+  assert.ok(h, "a hover");
+  return (h.contents as { value: string }).value;
+}
+
+function completionAt(doc: Json, format: "json" | "yaml") {
+  const { analysis, position } = marked(doc, format);
+  return provideCompletion(analysis, undefined, position, {}).items;
+}
+
+describe("hover on a property path: declared type, description, values", () => {
+  for (const format of FORMATS) {
+    test(`${format}: through output, lastOutput, allVisits[i] and item`, () => {
+      const desc = hoverAt(workflow([reader("{{ steps.summarize.output.summ|ary }}")]), format);
+      assert.match(desc, /\*\*`summary`\*\*: `string`/);
+      assert.match(desc, /One or two sentences\./);
+      const severity = hoverAt(workflow([reader("{{ steps.summarize.lastOutput.sev|erity }}")]), format);
+      assert.match(severity, /Values: `"low"`, `"medium"`, `"high"`/);
+      const visit = hoverAt(workflow([reader("{{ steps.summarize.allVisits[0].details.ow|ner }}")]), format);
+      assert.match(visit, /\*\*`owner`\*\*: `string`/);
+      const body = [{ id: "score", uses: "ai.generate", with: { model: "m", prompt: "Score {{ item.na|me }}" }, output: { mode: "text" } }];
+      assert.match(hoverAt(workflow([parallel("{{ input.candidates }}", body)]), format), /\*\*`name`\*\*: `string`[\s\S]*items of the parallel step/);
+    });
+
+    test(`${format}: in a decision's when, the choice's values`, () => {
+      const decision = { id: "route", uses: "decision", needs: ["summarize", "review", "draft"], with: { cases: [{ when: "{{ steps.summarize.output.seve|rity == 'high' }}", to: "end" }], default: "end" } };
+      assert.match(hoverAt(workflow([decision]), format), /Values: `"low"`, `"medium"`, `"high"`/);
+    });
+  }
+});
+
+describe("completion of property paths at every depth", () => {
+  for (const format of FORMATS) {
+    test(`${format}: output., nested objects, array elements, input. and item., with types and descriptions`, () => {
+      const top = completionAt(workflow([reader("{{ steps.summarize.output.| }}")]), format);
+      assert.deepEqual(top.map((i) => i.label), ["summary", "severity", "details"]);
+      assert.equal(top[0].detail, "string (required)");
+      assert.match(JSON.stringify(top[0].documentation), /One or two sentences/);
+      assert.equal(top[1].detail, '"low" | "medium" | "high" (required)');
+      assert.deepEqual(completionAt(workflow([reader("{{ steps.summarize.lastOutput.details.| }}")]), format).map((i) => `${i.label}: ${i.detail}`), ["owner: string", "tags: array of object"]);
+      assert.deepEqual(completionAt(workflow([reader("{{ steps.summarize.output.details.tags[0].| }}")]), format).map((i) => i.label), ["label"]);
+      assert.deepEqual(completionAt(workflow([reader("{{ input.| }}")]), format).map((i) => i.label), ["ticket", "candidates"]);
+      const body = [{ id: "score", uses: "ai.generate", with: { model: "m", prompt: "Score {{ item.| }}" }, output: { mode: "text" } }];
+      assert.deepEqual(completionAt(workflow([parallel("{{ input.candidates }}", body)]), format).map((i) => i.label), ["id", "name"]);
+    });
+
+    test(`${format}: a record's value schema and a discriminated union's branches`, () => {
+      const input = {
+        type: "object",
+        properties: {
+          ticket: { type: "string" },
+          byLang: { type: "object", additionalProperties: { type: "object", properties: { text: { type: "string" } } } },
+          shape: { oneOf: [
+            { type: "object", required: ["kind"], properties: { kind: { const: "a" }, x: { type: "string" } } },
+            { type: "object", required: ["kind"], properties: { kind: { const: "b" }, y: { type: "number" } } },
+          ] },
+        },
+      };
+      assert.deepEqual(completionAt(workflow([reader("{{ input.byLang.en.| }}")], input), format).map((i) => i.label), ["text"]);
+      assert.deepEqual(completionAt(workflow([reader("{{ input.shape.| }}")], input), format).map((i) => `${i.label}: ${i.detail}`), ['kind: "a" (required)', "x: string", "y: number"]);
+    });
+  }
 });
