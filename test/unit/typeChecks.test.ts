@@ -183,6 +183,13 @@ describe("lwir.unknown_property", () => {
       assert.deepEqual(seen, ["lwir.unknown_property nmae"]);
     });
 
+    test(`${format}: item in the parallel step's own itemKey, from its items`, () => {
+      const body = [{ id: "score", uses: "ai.generate", with: { model: "m", prompt: "Score {{ item.name }}" }, output: { mode: "text" } }];
+      const step = parallel("{{ input.candidates }}", body);
+      step.with.itemKey = "{{ item.ident }}";
+      assert.deepEqual(check(workflow([step]), format).seen, ["lwir.unknown_property ident"]);
+    });
+
     test(`${format}: silent where the schema does not decide`, () => {
       const input = {
         type: "object",

@@ -12,7 +12,7 @@ import { checkTemplateString, checkWholeTemplate, parseExpression, type ExprNode
 import { canBeArray, lookupIndex, lookupProperty, possibleValues, typesOf, type Lookup } from "../lwir/dataTypes";
 import { isObject } from "../lwir/validate";
 import type { Analysis } from "./analysis";
-import { factsOf, readableSteps, type ListFacts, type StepFacts } from "./stepFacts";
+import { factsOf, type ListFacts, type StepFacts } from "./stepFacts";
 import { closeNames } from "./didYouMean";
 
 export const UNKNOWN_PROPERTY = "lwir.unknown_property";
@@ -89,14 +89,17 @@ function computeNotices(analysis: Analysis): TypeNotice[] {
     if (d && Array.isArray(d.stringPath)) refused.add(key(d.stringPath));
   }
   for (const list of facts.lists) {
+    const declared = new Map<unknown, StepFacts>(list.steps.map((s) => [s.step, s]));
+    // the list's scope once (a body's `item` resolves its parallel step's items)
+    const listScope = scopeOf(analysis, list, undefined);
     list.entries.forEach((entry, i) => {
       if (!isObject(entry)) return;
       const stepSegments = [...list.segments, i];
-      const scope = scopeOf(analysis, list, list.steps.find((s) => s.step === entry));
-      const visit = (value: unknown, segments: PathSegment[], whole: boolean) => {
+      const scope: ExpressionScope = { ...listScope, step: declared.get(entry) };
+      const visit = (value: unknown, segments: PathSegment[], whole: boolean, within = scope) => {
         if (typeof value !== "string" || value.indexOf("{{") < 0 || refused.has(key(segments))) return;
-        if (whole ? checkWholeTemplate(value, scope.itemAllowed) !== undefined : checkTemplateString(value, scope.itemAllowed).status !== "ok") return;
-        checkString(scope, value, segments, out);
+        if (whole ? checkWholeTemplate(value, within.itemAllowed) !== undefined : checkTemplateString(value, within.itemAllowed).status !== "ok") return;
+        checkString(within, value, segments, out);
       };
       const w = entry.with;
       if (entry.uses === "decision") {
@@ -106,7 +109,8 @@ function computeNotices(analysis: Analysis): TypeNotice[] {
       } else if (entry.uses === "parallel") {
         if (isObject(w)) {
           visit(w.items, [...stepSegments, "with", "items"], true);
-          visit(w.itemKey, [...stepSegments, "with", "itemKey"], true);
+          // itemKey is evaluated once per element: `item` is this step's own element
+          visit(w.itemKey, [...stepSegments, "with", "itemKey"], true, { ...scope, itemAllowed: true, itemSchema: elementOf(scope, w.items) });
           if (typeof w.items === "string" && !refused.has(key([...stepSegments, "with", "items"])) && checkWholeTemplate(w.items, scope.itemAllowed) === undefined) {
             itemsCheck(scope, w.items, [...stepSegments, "with", "items"], out);
           }
@@ -125,17 +129,18 @@ export function scopeOf(analysis: Analysis, list: ListFacts, step: StepFacts | u
   const root = analysis.document.value;
   const input = isObject(root) && isObject(root.input) ? root.input : undefined;
   const inputSchema = input && Object.prototype.hasOwnProperty.call(input, "schema") ? input.schema : undefined;
-  let itemSchema: unknown;
   const parent = list.parent;
-  if (parent && isObject(parent.step.with) && typeof parent.step.with.items === "string") {
-    const parentScope = scopeOf(analysis, parent.list, parent);
-    const items = resolveWholeTemplate(parentScope, parent.step.with.items);
-    if (items) {
-      const element = lookupIndex(items.schema, 0);
-      if (element.kind === "found") itemSchema = element.schema;
-    }
-  }
+  const itemSchema = parent && isObject(parent.step.with) ? elementOf(scopeOf(analysis, parent.list, parent), parent.step.with.items) : undefined;
   return { list, step, itemAllowed: list.parent !== undefined || list.segments.length > 1, inputSchema, itemSchema };
+}
+
+/** The declared element schema of a parallel step's `items` (read in `scope`), when it is a path to a declared array. */
+function elementOf(scope: ExpressionScope, items: unknown): unknown {
+  if (typeof items !== "string") return undefined;
+  const resolved = resolveWholeTemplate(scope, items);
+  if (!resolved) return undefined;
+  const element = lookupIndex(resolved.schema, 0);
+  return element.kind === "found" ? element.schema : undefined;
 }
 
 /** The value of a whole-string template that is a single path, resolved to its end; undefined when undecided. */
@@ -199,7 +204,8 @@ function rootOf(scope: ExpressionScope, node: Extract<ExprNode, { kind: "path" }
   const [idSeg, propSeg] = node.segments;
   const id = idSeg.kind === "name" ? idSeg.name : idSeg.quoted ? String(idSeg.value) : undefined;
   if (id === undefined || propSeg.kind !== "name") return undefined;
-  const target = scope.list.byId.get(id) ?? readableSteps(scope.list).find((s) => s.id === id);
+  // its own list first, then the steps a body reads through its parallel step's needs (stepFacts.ts readableSteps)
+  const target = scope.list.byId.get(id) ?? scope.list.external.get(id);
   if (!target) return undefined;
   const output = outputValue(target);
   if (!output) return undefined;
