@@ -239,6 +239,16 @@ describe("lwir.unknown_property", () => {
     });
   }
 
+  test("a document the validator stops on (lwir.non_hashable): templates are screened here instead", () => {
+    const doc = workflow([reader("{{ input.tiket }}"), { ...reader("{{ input.process.tiket }}"), id: "other" }]);
+    doc.metadata.description = "\ud800"; // a lone surrogate: not canonicalisable
+    const analysis = analyzeText(JSON.stringify(doc), "json");
+    assert.deepEqual(analysis.findings.map((f) => f.code), ["lwir.non_hashable"]);
+    // `process` is refused by the safety screen: that template is left alone
+    assert.deepEqual(toDiagnostics(analysis).filter((d) => TYPE_CODES.includes(String(d.code))).map((d) => `${d.code} ${(d.data as { path: string }).path}`),
+      ["lwir.unknown_property $.steps[3].with.prompt"]);
+  });
+
   test("a string the runtime already refuses gets no second warning", () => {
     // `last` reads summarize without needing it: step.undeclared_dependency on that string
     const doc = workflow([reader("{{ steps.summarize.output.sumary }}", { needs: ["review"] })]);

@@ -8,7 +8,7 @@
 // whenever a schema does not decide (anyOf with an open branch, a free-form object, no schema) nothing
 // is said (lwir/dataTypes.ts).
 import type { PathSegment } from "../lwir/types";
-import { checkTemplateString, checkWholeTemplate, parseExpression, type ExprNode, type PathSegmentNode } from "../lwir/expressions";
+import { checkTemplateString, checkWholeTemplate, parseExpression, scanTemplates, type ExprNode, type PathSegmentNode, type TemplateMatch } from "../lwir/expressions";
 import { canBeArray, lookupIndex, lookupProperty, possibleValues, typesOf, type Lookup } from "../lwir/dataTypes";
 import { isObject } from "../lwir/validate";
 import type { Analysis } from "./analysis";
@@ -88,6 +88,9 @@ function computeNotices(analysis: Analysis): TypeNotice[] {
     const d = f.details as { stringPath?: PathSegment[] } | undefined;
     if (d && Array.isArray(d.stringPath)) refused.add(key(d.stringPath));
   }
+  // The validator checks every template of these strings and reports a refused one on the string
+  // itself, unless it stopped early (a document it cannot canonicalise): then screen them here.
+  const screened = !analysis.findings.some((f) => f.code === "lwir.non_hashable");
   for (const list of facts.lists) {
     const declared = new Map<unknown, StepFacts>(list.steps.map((s) => [s.step, s]));
     // the list's scope once (a body's `item` resolves its parallel step's items)
@@ -97,9 +100,16 @@ function computeNotices(analysis: Analysis): TypeNotice[] {
       const stepSegments = [...list.segments, i];
       const scope: ExpressionScope = { ...listScope, step: declared.get(entry) };
       const visit = (value: unknown, segments: PathSegment[], whole: boolean, within = scope) => {
-        if (typeof value !== "string" || value.indexOf("{{") < 0 || refused.has(key(segments))) return;
-        if (whole ? checkWholeTemplate(value, within.itemAllowed) !== undefined : checkTemplateString(value, within.itemAllowed).status !== "ok") return;
-        checkString(within, value, segments, out);
+        if (typeof value !== "string" || value.indexOf("{{") < 0 || !MAY_CHECK.test(value) || refused.has(key(segments))) return;
+        if (whole && checkWholeTemplate(value, within.itemAllowed) !== undefined) return;
+        if (screened) {
+          // no finding on this string: the validator scanned and screened it and accepted every template
+          const scan = scanTemplates(value);
+          if (scan.malformedAt === undefined) checkString(within, scan.matches, segments, out);
+          return;
+        }
+        const check = checkTemplateString(value, within.itemAllowed);
+        if (check.status === "ok") checkString(within, check.matches, segments, out);
       };
       const w = entry.with;
       if (entry.uses === "decision") {
@@ -218,8 +228,18 @@ function rootOf(scope: ExpressionScope, node: Extract<ExprNode, { kind: "path" }
   return undefined;
 }
 
-/** What a step's output is, from its declared mode. */
-export function outputValue(step: StepFacts): { schema: unknown; scalarMode?: "text" | "choice" } | undefined {
+type OutputValue = { schema: unknown; scalarMode?: "text" | "choice" } | undefined;
+const outputs = new WeakMap<object, OutputValue>();
+
+/** What a step's output is, from its declared mode (once per step object). */
+export function outputValue(step: StepFacts): OutputValue {
+  if (outputs.has(step.step)) return outputs.get(step.step);
+  const value = computeOutputValue(step);
+  outputs.set(step.step, value);
+  return value;
+}
+
+function computeOutputValue(step: StepFacts): OutputValue {
   if (step.uses === "decision") return undefined;
   const output = step.step.output;
   if (!isObject(output)) return undefined;
@@ -241,9 +261,14 @@ function madeUpSchema(schema: object, mode: "text" | "choice"): object {
 
 // ---- the checks --------------------------------------------------------------------------------------
 
-function checkString(scope: ExpressionScope, value: string, segments: PathSegment[], out: TypeNotice[]): void {
-  const check = checkTemplateString(value, scope.itemAllowed);
-  for (const m of check.matches) {
+/**
+ * The cheap gate before a string is parsed: something the checks can speak about, a property read after
+ * `input`, `item` or a step's result, or an equality comparison.
+ */
+const MAY_CHECK = /(?:input|item|utput|allVisits)\s*[.[]|[=!]=/;
+
+function checkString(scope: ExpressionScope, matches: readonly TemplateMatch[], segments: PathSegment[], out: TypeNotice[]): void {
+  for (const m of matches) {
     const { node, errors } = parseExpression(m.body);
     if (!node || errors.length > 0) continue;
     const stack: ExprNode[] = [node];
