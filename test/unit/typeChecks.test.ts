@@ -437,7 +437,7 @@ describe("completion of property paths at every depth", () => {
         },
       };
       assert.deepEqual(completionAt(workflow([reader("{{ input.byLang.en.| }}")], input), format).map((i) => i.label), ["text"]);
-      assert.deepEqual(completionAt(workflow([reader("{{ input.shape.| }}")], input), format).map((i) => `${i.label}: ${i.detail}`), ['kind: "a" (required)', "x: string", "y: number"]);
+      assert.deepEqual(completionAt(workflow([reader("{{ input.shape.| }}")], input), format).map((i) => `${i.label}: ${i.detail}`), ['kind: "a" | "b" (required)', "x: string", "y: number"]);
     });
   }
 });

@@ -239,22 +239,42 @@ export interface DeclaredProperty {
   required: boolean;
 }
 
-/** The properties a schema lists, through allOf/anyOf/oneOf (first declaration wins). */
+/**
+ * The properties a schema lists, through allOf/anyOf/oneOf, in declaration order. A name declared by
+ * several anyOf/oneOf branches (the tag of a discriminated union) gets the union of their schemas.
+ */
 export function declaredProperties(schema: unknown, depth = 0): DeclaredProperty[] {
   if (!isObj(schema) || depth > MAX_DEPTH) return [];
   const out: DeclaredProperty[] = [];
-  const seen = new Set<string>();
+  const at = new Map<string, number>();
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : []);
-  const add = (p: DeclaredProperty) => { if (!seen.has(p.name)) { seen.add(p.name); out.push(p); } };
+  const add = (p: DeclaredProperty, union = false) => {
+    const k = at.get(p.name);
+    if (k === undefined) {
+      at.set(p.name, out.length);
+      out.push(p);
+    } else if (union) {
+      const prev = out[k].schema;
+      const branches = isObj(prev) && Array.isArray(prev.anyOf) && unions.has(prev) ? prev.anyOf : [prev];
+      const merged = { anyOf: [...branches, p.schema] };
+      unions.add(merged);
+      out[k] = { ...out[k], schema: merged, required: out[k].required && p.required };
+    }
+  };
   if (isObj(schema.properties)) for (const [name, s] of Object.entries(schema.properties)) add({ name, schema: s, required: required.has(name) });
   const values = enumValues(schema);
   if (values) for (const v of values) if (isObj(v)) for (const name of Object.keys(v)) add({ name, schema: { const: v[name] }, required: false });
-  for (const key of ["allOf", "anyOf", "oneOf"] as const) {
+  if (Array.isArray(schema.allOf)) for (const b of schema.allOf) for (const p of declaredProperties(b, depth + 1)) add(p);
+  for (const key of ["anyOf", "oneOf"] as const) {
     const branches = schema[key];
-    if (Array.isArray(branches)) for (const b of branches) for (const p of declaredProperties(b, depth + 1)) add(p);
+    if (!Array.isArray(branches)) continue;
+    const before = new Set(at.keys());
+    for (const b of branches) for (const p of declaredProperties(b, depth + 1)) add(p, !before.has(p.name));
   }
   return out;
 }
+/** The anyOf schemas declaredProperties made up (to extend rather than nest them). */
+const unions = new WeakSet<object>();
 
 /** The `description` (else `title`) of a schema. */
 export function descriptionOf(schema: unknown): string | undefined {

@@ -289,7 +289,7 @@ function propertyCheck(scope: ExpressionScope, node: Extract<ExprNode, { kind: "
   if (!problem) return;
   const { segment, name, at, lookup } = problem;
   // The name itself, without its dot or brackets (a quoted index keeps its quotes).
-  const start = offset + segment.start + (segment.kind === "name" ? 1 : 1);
+  const start = offset + segment.start + 1;
   const end = offset + segment.end - (segment.kind === "name" ? 0 : 1);
   if (at.scalarMode) {
     const what = at.scalarMode === "text" ? "the text of a step with output mode text" : `one of the choice values (${valuesText(at.schema)})`;
