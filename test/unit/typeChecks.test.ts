@@ -12,7 +12,8 @@ import { canBeArray, describeType, lookupIndex, lookupProperty, possibleValues }
 import { analyzeText } from "../../server/src/service/analysis";
 import { applyRuleLevels, toDiagnostics } from "../../server/src/service/diagnostics";
 import { provideCodeActions } from "../../server/src/service/codeActions";
-import { didYouMeanPropertyFix } from "../../server/src/service/typeFixes";
+import { didYouMeanPropertyFix, didYouMeanPropertyFixes } from "../../server/src/service/typeFixes";
+import type { LwirDiagnosticData } from "../../server/src/service/diagnostics";
 import { applyEdits } from "../../server/src/service/edits";
 import { checkFile, isFailure } from "../../server/src/cli/check";
 import { provideHover } from "../../server/src/service/hover";
@@ -355,6 +356,16 @@ describe("quick fix: Change to NAME", () => {
       assert.ok(fixed.includes("{{ steps.review.output == 'approve' }}"));
     });
   }
+
+  test("as offset edits for lwir validate --fix: applied unasked only when exactly one declared name is close", () => {
+    const one = check(workflow([reader("{{ steps.summarize.output.sumary }}")]), "json");
+    const fixes = didYouMeanPropertyFixes(one.analysis, one.diagnostics[0].data as LwirDiagnosticData);
+    assert.deepEqual(fixes.map((f) => [f.title, f.preferred, f.auto]), [["Change to summary", true, true]]);
+    const input = { type: "object", properties: { ticket: { type: "string" }, tag: { type: "string" }, tab: { type: "string" } } };
+    const two = check(workflow([reader("{{ input.tac }}")], input), "json");
+    const choices = didYouMeanPropertyFixes(two.analysis, two.diagnostics[0].data as LwirDiagnosticData);
+    assert.deepEqual(choices.map((f) => [f.title, f.preferred, f.auto]), [["Change to tag", true, undefined], ["Change to tab", undefined, undefined]]);
+  });
 
   test("nothing for a name with no close declared one, or for a stale diagnostic", () => {
     const { analysis, diagnostics } = check(workflow([reader("{{ steps.summarize.output.zzzzzzzz }}")]), "json");

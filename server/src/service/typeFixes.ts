@@ -7,20 +7,29 @@ import { checkTemplateString } from "../lwir/expressions";
 import { valueAt } from "../lwir/path";
 import type { Analysis } from "./analysis";
 import type { LwirDiagnosticData } from "./diagnostics";
-import { replaceInString } from "./edits";
+import { replaceInString, type OffsetEdit } from "./edits";
 import { IMPOSSIBLE_COMPARISON, UNKNOWN_PROPERTY, findTypeNotices } from "./typeChecks";
 
 /** A name the dot form of a path can hold (expressions grammar, 5.4). */
 const SEGMENT = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 
+/** A fix as the code actions module writes them: offset edits into the document's text. */
+export interface TypeFix {
+  title: string;
+  edits: OffsetEdit[];
+  preferred?: boolean;
+  /** Safe to apply unasked (`lwir validate --fix`): exactly one declared name is close, so nothing is chosen. */
+  auto?: boolean;
+}
+
 /**
- * The "Change to NAME" code actions of a `lwir.unknown_property` or `lwir.impossible_comparison`
- * diagnostic (from toDiagnostics): one per close declared name, the nearest preferred. Empty when the
- * diagnostic is not current (the text changed since) or no suggestion keeps the template accepted.
+ * The "Change to NAME" fixes of a `lwir.unknown_property` or `lwir.impossible_comparison` diagnostic's
+ * data (from toDiagnostics): one per close declared name, the nearest preferred. Empty when the data is
+ * not current (the text changed since) or no suggestion keeps the template accepted. This has the shape
+ * of a fix producer (codeActions.ts), so the editor and `lwir validate --fix` make the same edit.
  */
-export function didYouMeanPropertyFix(analysis: Analysis, diagnostic: Diagnostic, uri: string): CodeAction[] {
-  const data = diagnostic.data as LwirDiagnosticData | undefined;
-  if (!data || (data.code !== UNKNOWN_PROPERTY && data.code !== IMPOSSIBLE_COMPARISON)) return [];
+export function didYouMeanPropertyFixes(analysis: Analysis, data: LwirDiagnosticData): TypeFix[] {
+  if (data.code !== UNKNOWN_PROPERTY && data.code !== IMPOSSIBLE_COMPARISON) return [];
   const typed = data.typed;
   if (!typed || typed.word === undefined || !typed.suggestions || typed.suggestions.length === 0) return [];
   const doc = analysis.document;
@@ -29,7 +38,7 @@ export function didYouMeanPropertyFix(analysis: Analysis, diagnostic: Diagnostic
   // Only a notice the current analysis still gives: a stale diagnostic must not edit what is there now.
   const still = findTypeNotices(analysis).some((n) => n.code === data.code && n.start === typed.valueStart && sameSegments(n.segments, data.segments));
   if (!still) return [];
-  const actions: CodeAction[] = [];
+  const fixes: TypeFix[] = [];
   for (const name of typed.suggestions) {
     if (data.code === UNKNOWN_PROPERTY && !SEGMENT.test(name)) continue;
     if (data.code === IMPOSSIBLE_COMPARISON && /["'\\]/.test(name)) continue;
@@ -39,15 +48,24 @@ export function didYouMeanPropertyFix(analysis: Analysis, diagnostic: Diagnostic
     const source = typed.start !== undefined && typed.end !== undefined ? { start: typed.start, end: typed.end } : undefined;
     const edits = replaceInString(doc, data.segments, typed.valueStart, typed.valueEnd, name, source);
     if (!edits || edits.length === 0) continue;
-    actions.push({
-      title: `Change to ${name}`,
-      kind: CodeActionKind.QuickFix,
-      diagnostics: [diagnostic],
-      ...(actions.length === 0 ? { isPreferred: true } : {}),
-      edit: { changes: { [uri]: edits.map((e) => ({ range: doc.rangeAt(e.start, e.end), newText: e.newText })) } },
-    });
+    fixes.push({ title: `Change to ${name}`, edits, ...(fixes.length === 0 ? { preferred: true } : {}) });
   }
-  return actions;
+  if (fixes.length === 1 && typed.suggestions.length === 1) fixes[0].auto = true;
+  return fixes;
+}
+
+/** The same fixes as LSP code actions (a WorkspaceEdit each) for one diagnostic of the document at `uri`. */
+export function didYouMeanPropertyFix(analysis: Analysis, diagnostic: Diagnostic, uri: string): CodeAction[] {
+  const data = diagnostic.data as LwirDiagnosticData | undefined;
+  if (!data) return [];
+  const doc = analysis.document;
+  return didYouMeanPropertyFixes(analysis, data).map((fix) => ({
+    title: fix.title,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: [diagnostic],
+    ...(fix.preferred ? { isPreferred: true } : {}),
+    edit: { changes: { [uri]: fix.edits.map((e) => ({ range: doc.rangeAt(e.start, e.end), newText: e.newText })) } },
+  }));
 }
 
 function sameSegments(a: readonly unknown[], b: readonly unknown[]): boolean {
