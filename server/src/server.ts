@@ -4,7 +4,8 @@
 //   lsp/clientSupport.ts        what the client can do, read at `initialize`
 //   lsp/settingsSync.ts         the `lwir.*` settings, kept in step with the client
 //   lsp/diagnosticsPushPull.ts  diagnostics pushed after a quiet period (lsp/validationScheduler.ts) or pulled
-//   lsp/completionAndCodeActions.ts, lsp/outlineFeatures.ts, lsp/navigationFeatures.ts: the features,
+//   lsp/completionAndCodeActions.ts, lsp/outlineFeatures.ts, lsp/navigationFeatures.ts,
+//   lsp/signatureHelpFeature.ts: the features,
 //                               whose work is done in service/ as pure functions of the cached analysis
 import { TextDocumentSyncKind, TextDocuments, type Connection, type InitializeResult } from "vscode-languageserver";
 import { LwirWorkspace } from "./service/workspace";
@@ -14,6 +15,7 @@ import { registerCompletionAndCodeActions } from "./lsp/completionAndCodeActions
 import { DiagnosticsPushPull } from "./lsp/diagnosticsPushPull";
 import { registerNavigationFeatures } from "./lsp/navigationFeatures";
 import { registerOutlineFeatures } from "./lsp/outlineFeatures";
+import { registerSignatureHelp } from "./lsp/signatureHelpFeature";
 import { Session } from "./lsp/requestGuards";
 import type { ServerParts } from "./lsp/serverParts";
 import { SettingsSync } from "./lsp/settingsSync";
@@ -42,6 +44,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const completionAndCodeActions = registerCompletionAndCodeActions(parts);
   const outline = registerOutlineFeatures(parts);
   const navigation = registerNavigationFeatures(parts);
+  const signatureHelp = registerSignatureHelp(parts);
 
   connection.onInitialize((params): InitializeResult => {
     session.phase = "running";
@@ -53,6 +56,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
         ...completionAndCodeActions(client),
         ...outline,
         ...navigation,
+        ...signatureHelp,
         ...diagnostics.capabilities(client),
       },
       serverInfo: { name: "lwir-language-server", ...(typeof __LWIR_VERSION__ === "string" ? { version: __LWIR_VERSION__ } : {}) },

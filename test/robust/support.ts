@@ -230,6 +230,7 @@ export function featureRequests(capabilities: ServerCapabilities, uri: string, p
     out.push({ method: "textDocument/codeAction", params: { textDocument, range: { start: position, end: position }, context: { diagnostics: [] } } });
   }
   if (has("hoverProvider")) out.push({ method: "textDocument/hover", params: at });
+  if (has("signatureHelpProvider")) out.push({ method: "textDocument/signatureHelp", params: at });
   if (has("definitionProvider")) out.push({ method: "textDocument/definition", params: at });
   if (has("referencesProvider")) out.push({ method: "textDocument/references", params: { ...at, context: { includeDeclaration: true } } });
   if (has("documentHighlightProvider")) out.push({ method: "textDocument/documentHighlight", params: at });

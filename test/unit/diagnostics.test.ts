@@ -378,7 +378,9 @@ describe("own rules and their levels", () => {
     }
   });
   test("levelOf, readRuleLevels and parseRuleOption know only our own codes", () => {
-    assert.deepEqual(CONFIGURABLE_RULES.map((r) => r.code).sort(), [EMPTY_DOCUMENT, FILE_TOO_LARGE, INHERITED_FUNCTION_NAME, PARSE_WARNING_CODE, YAML_UNQUOTED_TEMPLATE].sort());
+    assert.deepEqual(CONFIGURABLE_RULES.map((r) => r.code).sort(), [EMPTY_DOCUMENT, FILE_TOO_LARGE, INHERITED_FUNCTION_NAME, PARSE_WARNING_CODE, YAML_UNQUOTED_TEMPLATE,
+      // the type checks (service/typeChecks.ts)
+      "lwir.unknown_property", "lwir.property_of_scalar_output", "lwir.impossible_comparison", "lwir.items_not_array"].sort());
     assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, undefined), "warning");
     assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, { [YAML_UNQUOTED_TEMPLATE]: "off" }), "off");
     assert.equal(levelOf("model.disallowed", { "model.disallowed": "off" }), undefined);

@@ -64,6 +64,35 @@ permissions:
   models: [gpt-4o]
 `;
 
+/** A valid workflow whose one warning is a misspelt declared property (lwir.unknown_property, a lint fix). */
+const LINT_TYPO = `apiVersion: littleworkflow.dev/v0.1
+kind: Workflow
+metadata:
+  name: summary
+input:
+  schema: {type: object, properties: {ticket: {type: string}}}
+output:
+  schema: true
+steps:
+  - id: summarize
+    uses: ai.generate
+    with:
+      model: gpt-4o
+      prompt: "Summarize {{ input.ticket }}"
+    output:
+      mode: object
+      schema: {type: object, properties: {summary: {type: string}}, required: [summary]}
+  - id: report
+    uses: ai.generate
+    needs: [summarize]
+    with:
+      model: gpt-4o
+      prompt: "Report on {{ steps.summarize.output.sumary }}"
+    output: {mode: text}
+permissions:
+  models: [gpt-4o]
+`;
+
 // ---- the diff ------------------------------------------------------------------------------------
 
 /** Applies a unified diff made by unifiedDiff to the text it was made from (hunks in order). */
@@ -195,18 +224,20 @@ describe("fixer rounds", () => {
     assert.deepEqual(autofixText(result.text, "yaml"), { text: result.text, fixed: 0, titles: [], reverted: false });
   });
 
-  test("--fix-type: lint quotes the template (an own rule), problem alone leaves it; each fix says its kind", () => {
+  test("--fix-type: problem (the default) quotes the template, lint changes a misspelt property; each fix says its kind", () => {
     const analysis = analyzeText(TWO_ROUNDS, "yaml");
-    assert.deepEqual(autoFixes(analysis).map((f) => [f.kind, f.title]), [["lint", "Put {{ steps.draft.output }} in quotes"]]);
-    assert.equal(autofixText(TWO_ROUNDS, "yaml", { kinds: new Set(["problem"]) }).fixed, 0);
-    // Lint alone would quote, uncovering a missing needs entry a lint run may not add: one runtime finding
-    // more than the file had, so the run goes back to the text as it was.
-    assert.deepEqual(autofixText(TWO_ROUNDS, "yaml", { kinds: new Set(["lint"]) }), { text: TWO_ROUNDS, fixed: 0, titles: [], reverted: true });
-    // Where the read is declared already, lint alone quotes.
-    const declared = TWO_ROUNDS.replace("  - id: review\n    uses: ai.generate\n", "  - id: review\n    uses: ai.generate\n    needs: [draft]\n");
-    assert.deepEqual(autofixText(declared, "yaml", { kinds: new Set(["lint"]) }).titles, ["Put {{ steps.draft.output }} in quotes"]);
+    assert.deepEqual(autoFixes(analysis).map((f) => [f.kind, f.title]), [["problem", "Put {{ steps.draft.output }} in quotes"]]);
+    assert.equal(autofixText(TWO_ROUNDS, "yaml", { kinds: new Set(["lint"]) }).fixed, 0);
     // A rule turned off is not fixed (as ESLint fixes only the rules that are on).
     assert.equal(autofixText(TWO_ROUNDS, "yaml", { rules: { "lwir.yaml_unquoted_template": "off" } }).fixed, 0);
+    // The type checks' did-you-mean is a lint fix: applied only when asked.
+    const typo = analyzeText(LINT_TYPO, "yaml");
+    assert.equal(typo.valid, true);
+    assert.deepEqual(autoFixes(typo), [], "not by default");
+    assert.deepEqual(autoFixes(typo, { kinds: new Set(["lint"]) }).map((f) => [f.kind, f.title]), [["lint", "Change to summary"]]);
+    const fixed = autofixText(LINT_TYPO, "yaml", { kinds: new Set(["problem", "lint"]) });
+    assert.equal(fixed.text, LINT_TYPO.replace("output.sumary", "output.summary"));
+    assert.deepEqual(toDiagnostics(analyzeText(fixed.text, "yaml")), []);
   });
 
   test("a round that adds a problem is undone, and fixing stops", () => {
@@ -216,7 +247,7 @@ describe("fixer rounds", () => {
       const t = data.unquotedTemplate;
       if (data.code !== "lwir.yaml_unquoted_template" || !t) return [];
       const at = analysis.document.text.indexOf("gpt-4o");
-      return [{ kind: "lint", auto: true, title: "quote", edits: [{ start: t.start, end: t.end, newText: t.replacement }, { start: at, end: at + 6, newText: "gpt-5" }] }];
+      return [{ kind: "problem", auto: true, title: "quote", edits: [{ start: t.start, end: t.end, newText: t.replacement }, { start: at, end: at + 6, newText: "gpt-5" }] }];
     };
     assert.equal(analyzeText(TWO_ROUNDS, "yaml").findings.length, 1);
     const result = autofixText(TWO_ROUNDS, "yaml", { fixesFor: bad });
@@ -462,15 +493,16 @@ describe("lwir validate --fix (dist/cli.js)", () => {
     assert.deepEqual(Object.keys(plain.files[0]), ["file", "format", "parseErrors", "findings", "valid", "workflowVersion", "notices"]);
   });
 
-  test("--fix-type problem leaves a lint fix; --max-warnings and the exit status see what remains", () => {
+  test("--fix (problem fixes by default) leaves a lint fix; --max-warnings and the exit status see what remains", () => {
     const dir = tempDir();
-    const file = join(dir, "review.lwir.yaml");
-    writeFileSync(file, TWO_ROUNDS);
-    const run = lwir(["validate", "--fix", "--fix-type", "problem", "--max-warnings", "0", "review.lwir.yaml"], { cwd: dir });
+    const file = join(dir, "summary.lwir.yaml");
+    writeFileSync(file, LINT_TYPO);
+    const run = lwir(["validate", "--fix", "--max-warnings", "0", "summary.lwir.yaml"], { cwd: dir });
     assert.equal(run.status, 1, "the warning remains and --max-warnings 0 fails");
-    assert.match(run.stdout, /lwir\.yaml_unquoted_template/);
+    assert.match(run.stdout, /lwir\.unknown_property/);
     assert.match(run.stdout, /; nothing to fix$/m);
-    assert.equal(readFileSync(file, "utf8"), TWO_ROUNDS);
-    assert.equal(lwir(["validate", "--fix", "--max-warnings", "0", "review.lwir.yaml"], { cwd: dir }).status, 0);
+    assert.equal(readFileSync(file, "utf8"), LINT_TYPO);
+    assert.equal(lwir(["validate", "--fix", "--fix-type", "lint", "--max-warnings", "0", "summary.lwir.yaml"], { cwd: dir }).status, 0);
+    assert.equal(readFileSync(file, "utf8"), LINT_TYPO.replace("output.sumary", "output.summary"));
   });
 });

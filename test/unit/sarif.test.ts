@@ -80,7 +80,8 @@ describe("SARIF formatter (hand-made reports)", () => {
   test("a rule for parse, for each of the 61 codes, then LWIR Tools' own rules; ruleIndex points at the result's rule", () => {
     const rules = log.runs[0].tool.driver.rules!;
     assert.equal(new Set(RULES.map(([c]) => c)).size, 61);
-    assert.deepEqual(rules.map((x) => x.id), ["parse", ...RULES.map(([c]) => c), "lwir.parse_warning", "lwir.yaml_unquoted_template", "lwir.inherited_function_name", "lwir.empty_document", "lwir.file_too_large"]);
+    assert.deepEqual(rules.map((x) => x.id), ["parse", ...RULES.map(([c]) => c), "lwir.parse_warning", "lwir.yaml_unquoted_template", "lwir.inherited_function_name",
+      "lwir.unknown_property", "lwir.property_of_scalar_output", "lwir.impossible_comparison", "lwir.items_not_array", "lwir.empty_document", "lwir.file_too_large"]);
     assert.deepEqual(rules.slice(-4).map((x) => x.defaultConfiguration?.level), ["warning", "warning", "note", "warning"]);
     for (const result of log.runs[0].results!) {
       assert.equal(rules[result.ruleIndex!].id, result.ruleId);

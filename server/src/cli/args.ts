@@ -23,7 +23,7 @@ export interface ValidateOptions {
   stdinFilename?: string;
   /** --fix: write the fixes; --fix-dry-run: print them as a unified diff. Absent: check only. */
   fix?: "write" | "dry-run";
-  /** --fix-type: the kinds of fixes to apply (absent: all of them). */
+  /** --fix-type: the kinds of fixes to apply (absent: problem only). */
   fixTypes?: FixKind[];
 }
 
@@ -64,7 +64,7 @@ Options:
                         files are rewritten in place, formatting and comments kept
   --fix-dry-run         the same, but print the changes as a unified diff and write nothing
   --fix-type TYPE       only these fixes (repeatable, or comma-separated): problem (the runtime's
-                        findings), lint (LWIR Tools' own rules) or all (the default)
+                        findings, the default), lint (LWIR Tools' own rules) or all
   -h, --help            print this help
   --version             print the version
 

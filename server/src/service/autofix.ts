@@ -13,8 +13,11 @@ import type { Diagnostic } from "vscode-languageserver-types";
 
 export const MAX_FIX_ROUNDS = 10;
 
+/** `--fix-type problem`: what `--fix` applies unless told otherwise (issue 17: lint fixes when asked). */
+export const DEFAULT_FIX_KINDS: ReadonlySet<FixKind> = new Set<FixKind>(["problem"]);
+
 export interface AutofixOptions {
-  /** Which fixes to apply (default both). */
+  /** Which fixes to apply (default DEFAULT_FIX_KINDS: the runtime's problems; did-you-mean guesses of our own checks only when asked). */
   kinds?: ReadonlySet<FixKind>;
   /** Levels of our own rules: a notice that is off is not fixed (as ESLint fixes only enabled rules). */
   rules?: RuleLevels;
@@ -57,14 +60,14 @@ export function autoFixes(analysis: Analysis, options: AutofixOptions = {}): Kin
   const doc = analysis.document;
   // An unparsable file is never touched; an empty one is not a workflow to fix.
   if (doc.parseErrors.length > 0 || doc.value === undefined || doc.tooDeep || isEmptyDocument(doc)) return [];
-  const kinds = options.kinds;
+  const kinds = options.kinds ?? DEFAULT_FIX_KINDS;
   const fixesFor = options.fixesFor ?? quickFixes;
   const out: KindedFix[] = [];
   const seen = new Set<string>();
   for (const diagnostic of diagnosticsOf(analysis, options.rules)) {
     const data = diagnostic.data as LwirDiagnosticData | undefined;
     if (!data || typeof data.code !== "string") continue;
-    const fix = fixesFor(analysis, data).find((f) => f.auto === true && (!kinds || kinds.has(f.kind)) && f.edits.length > 0);
+    const fix = fixesFor(analysis, data).find((f) => f.auto === true && kinds.has(f.kind) && f.edits.length > 0);
     if (!fix) continue;
     const key = JSON.stringify(fix.edits);
     if (seen.has(key)) continue;

@@ -37,6 +37,8 @@ import { spanInString } from "./stringSource";
 import { FIX_ALL_KIND } from "../protocol";
 import { OWN_RULES } from "../lwir/codes";
 import { closeNames, editDistance, maxDistance, nameFixes, nameSiteOf, type NameFix, type NameSite } from "./didYouMean";
+import { IMPOSSIBLE_COMPARISON, UNKNOWN_PROPERTY, findTypeNotices } from "./typeChecks";
+import { didYouMeanPropertyFixes } from "./typeFixes";
 
 export const FIX_ALL_TITLE = "Add all missing needs entries";
 
@@ -86,10 +88,17 @@ export interface FixProducer {
  *   ["lwir.some_code", { kind: "lint", fixes: someCodeFixes }],
  */
 const FIX_PRODUCERS: ReadonlyMap<string, FixProducer> = new Map<string, FixProducer>([
+  [UNKNOWN_PROPERTY, { kind: "lint", fixes: didYouMeanPropertyFixes }],
+  [IMPOSSIBLE_COMPARISON, { kind: "lint", fixes: didYouMeanPropertyFixes }],
 ]);
 
-/** The kind of the built-in fixes of a code: `lint` for our own notices, `problem` for the runtime's findings. */
+/**
+ * The kind of the built-in fixes of a code: `problem` for the runtime's findings, `lint` for our own
+ * notices. An unquoted `{{ }}` in YAML counts as a problem: the runtime reads a mapping where the author
+ * wrote a template, whether or not a finding follows from it.
+ */
 function kindOfCode(code: string): FixKind {
+  if (code === "lwir.yaml_unquoted_template") return "problem";
   return OWN_RULES.some((r) => r.code === code) ? "lint" : "problem";
 }
 
@@ -307,7 +316,7 @@ function ourDiagnostics(analysis: Analysis, params: CodeActionRequest): Diagnost
   const lines = doc.text.slice(doc.offsetAt({ line: params.range.start.line, character: 0 }), doc.offsetAt({ line: params.range.end.line + 1, character: 0 }));
   const hints = doc.format === "yaml" && lines.includes("{{");
   // (A cycle's diagnostic sits on the needs entry closing it, and a misspelt name's on the name: see editorRange.)
-  if (!hints && !analysis.findings.some((f) => overlaps(editorRange(analysis, f), params.range))) return [];
+  if (!hints && !analysis.findings.some((f) => overlaps(editorRange(analysis, f), params.range)) && findTypeNotices(analysis).length === 0) return [];
   return cachedDiagnostics(analysis).filter((d) => overlaps(d.range, params.range));
 }
 

@@ -13,7 +13,7 @@
 // provideCompletionNearCursor() (JSON) goes further: it reads only the step around the cursor from an
 // edited document whose new text is not built yet. Long step lists are cut to a window
 // (completionStepWindow.ts) and marked incomplete.
-import { propertiesOf, schemaAt } from "./schemaInfo";
+import { schemaAtPath, schemaPropertyItems } from "./schemaCompletion";
 import {
   CompletionItemKind,
   InsertTextFormat,
@@ -594,26 +594,23 @@ class Completer {
     // a later segment of a path: properties from a schema
     const segs = ctx.segments;
     let schema: unknown;
-    if (segs[0] === "input") schema = schemaAt(this.inputSchema(), segs.slice(1));
-    else if (segs[0] === "item") schema = schemaAt(this.itemSchema(step, where.itemKey), segs.slice(1));
+    // (service/schemaCompletion.ts: the schema a path reaches, and its declared properties)
+    if (segs[0] === "input") schema = schemaAtPath(this.inputSchema(), segs.slice(1));
+    else if (segs[0] === "item") schema = schemaAtPath(this.itemSchema(step, where.itemKey), segs.slice(1));
     else if (segs[0] === "steps" && segs.length >= 3) {
       const target = this.resolveStep(step, readable, segs[1]);
       const out = target ? outputSchema(target) : undefined;
-      if (segs[2] === "output" || segs[2] === "lastOutput") schema = schemaAt(out, segs.slice(3));
-      else if (segs[2] === "allVisits" && segs.length >= 4 && /^\d+$/.test(segs[3])) schema = schemaAt(out, segs.slice(4));
+      if (segs[2] === "output" || segs[2] === "lastOutput") schema = schemaAtPath(out, segs.slice(3));
+      else if (segs[2] === "allVisits" && segs.length >= 4 && /^\d+$/.test(segs[3])) schema = schemaAtPath(out, segs.slice(4));
     } else if (segs[0] === "workflow" && segs.length === 1) {
       ["apiVersion", "kind", "metadata", "input", "output", "permissions", "steps"].forEach((k, i) =>
         add({ label: k, kind: CompletionItemKind.Property, detail: "workflow", sortText: `0${i}` }, k));
       return true;
     }
-    propertiesOf(schema).forEach((p, i) => {
-      const item: CompletionItem = {
-        label: p.name, kind: CompletionItemKind.Property, detail: typeLabel(p.schema) + (p.required ? " (required)" : ""),
-        documentation: schemaDoc(p.schema), sortText: `0${String(i).padStart(4, "0")}`,
-      };
-      if (SEGMENT.test(p.name)) add(item, p.name);
-      else add(item, `[${JSON.stringify(p.name)}]`, { from: startDec - 1, filter: `.${p.name}` });
-    });
+    for (const item of schemaPropertyItems(schema)) {
+      if (SEGMENT.test(item.label)) add(item, item.label);
+      else add(item, `[${JSON.stringify(item.label)}]`, { from: startDec - 1, filter: `.${item.label}` });
+    }
     return true;
   }
 
@@ -644,11 +641,11 @@ class Completer {
     const p = pathOf(node);
     if (!p) return undefined;
     let source: unknown;
-    if (p.root === "input") source = schemaAt(this.inputSchema(), p.names);
+    if (p.root === "input") source = schemaAtPath(this.inputSchema(), p.names);
     else if (p.root === "steps" && p.names.length >= 2) {
       const readable = parallel.list ? readableSteps(parallel.list) : [];
       const target = readable.find((s) => s.id === p.names[0]);
-      if (target && (p.names[1] === "output" || p.names[1] === "lastOutput")) source = schemaAt(outputSchema(target), p.names.slice(2));
+      if (target && (p.names[1] === "output" || p.names[1] === "lastOutput")) source = schemaAtPath(outputSchema(target), p.names.slice(2));
     }
     return isObject(source) ? source.items : undefined;
   }
@@ -1294,35 +1291,3 @@ function pathOf(node: ExprNode | undefined): { root: string; names: string[] } |
   return { root: node.root, names: node.segments.map((s) => (s.kind === "name" ? s.name : String(s.value))) };
 }
 
-// ---- schemas (the LWIR subset: properties, items, anyOf/oneOf unions) ------------------------------
-
-
-
-function typeLabel(schema: unknown, depth = 0): string {
-  if (schema === true) return "any";
-  if (schema === false) return "never";
-  if (!isObject(schema) || depth > 3) return "";
-  if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
-  if ("const" in schema) return JSON.stringify(schema.const);
-  const union = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
-  if (union) return union.map((b) => typeLabel(b, depth + 1) || "?").join(" | ");
-  const t = schema.type;
-  if (t === "array") {
-    const inner = typeLabel(schema.items, depth + 1);
-    return inner ? `array of ${inner}` : "array";
-  }
-  if (typeof t === "string") return t;
-  if (Array.isArray(t)) return t.join(" | ");
-  if (isObject(schema.properties)) return "object";
-  return "";
-}
-
-function schemaDoc(schema: unknown): { kind: "markdown"; value: string } | undefined {
-  if (!isObject(schema)) return undefined;
-  const parts: string[] = [];
-  if (typeof schema.title === "string") parts.push(`**${schema.title}**`);
-  if (typeof schema.description === "string") parts.push(schema.description);
-  const props = propertiesOf(schema);
-  if (props.length) parts.push(`Properties: ${props.map((p) => `\`${p.name}\``).join(", ")}`);
-  return parts.length ? md(parts.join("\n\n")) : undefined;
-}

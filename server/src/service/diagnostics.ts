@@ -20,6 +20,7 @@ import { spanInString } from "./stringSource";
 import { findInheritedCalls } from "./inheritedFunctions";
 import { levelOf, type NoticeSeverity, type RuleLevels } from "./rules";
 import { messageWithSuggestion, nameRange } from "./didYouMean";
+import { findTypeNotices, type TypeNotice } from "./typeChecks";
 
 import { DIAGNOSTIC_SOURCE, PARSE_CODE } from "../protocol";
 
@@ -94,6 +95,11 @@ export interface LwirDiagnosticData {
   /** FILE_TOO_LARGE: the document's size and the setting, in bytes. */
   size?: number;
   limit?: number;
+  /**
+   * The type checks (service/typeChecks.ts): the offending text in the string (a property name, a
+   * compared literal) as written, and the declared names close to it, nearest first.
+   */
+  typed?: TextSpan & { word?: string; suggestions?: string[] };
   /** Anything else the validator attached to the finding, passed through. */
   [extra: string]: unknown;
 }
@@ -224,7 +230,33 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
       data: { code: INHERITED_FUNCTION_NAME, path: pathString(pathOfSegments(call.segments)), segments: call.segments } satisfies LwirDiagnosticData,
     });
   }
+  for (const notice of typeNotices(analysis)) {
+    out.push({
+      range: notice.range,
+      severity: DiagnosticSeverity.Warning,
+      source: SOURCE,
+      code: notice.code,
+      message: notice.message,
+      data: notice.data,
+    });
+  }
   return out;
+}
+
+/** The type checks' notices (service/typeChecks.ts) with their ranges and the data their quick fix reads. */
+export function typeNotices(analysis: Analysis): Array<TypeNotice & { range: Range; data: LwirDiagnosticData }> {
+  const doc = analysis.document;
+  return findTypeNotices(analysis).map((n) => {
+    const value = valueAt(doc.value, n.segments) as string;
+    const span = spanInString(doc, n.segments, value, n.start, n.end);
+    const range = span ? { start: doc.positionAt(span[0]), end: doc.positionAt(span[1]) } : rangeOf(doc, n.segments);
+    const typed: NonNullable<LwirDiagnosticData["typed"]> = {
+      valueStart: n.start, valueEnd: n.end,
+      ...(span ? { start: span[0], end: span[1], range } : {}),
+      ...(n.word !== undefined ? { word: n.word, suggestions: n.suggestions ?? [] } : {}),
+    };
+    return { ...n, range, data: { code: n.code, path: pathString(pathOfSegments(n.segments)), segments: n.segments, typed } };
+  });
 }
 
 /**
@@ -310,6 +342,7 @@ export function ownNotices(analysis: Analysis): OwnNotice[] {
   for (const call of inheritedCalls(doc)) {
     out.push({ code: INHERITED_FUNCTION_NAME, path: pathString(pathOfSegments(call.segments)), message: call.message, range: call.range });
   }
+  for (const n of typeNotices(analysis)) out.push({ code: n.code, path: n.data.path, message: n.message, range: n.range });
   return out;
 }
 

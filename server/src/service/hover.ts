@@ -7,6 +7,8 @@
 // - keys and keyword values (`uses`, `output.mode`, `failureMode`, …);
 // - a finding's range: what the rule is and how to fix it.
 import { propertiesOf, schemaAt } from "./schemaInfo";
+import { resolvePath, scopeOf } from "./typeChecks";
+import { possibleValues } from "../lwir/dataTypes";
 import { MarkupKind, type Hover, type Position, type Range } from "vscode-languageserver-types";
 import { RULES } from "../lwir/codes";
 import { ruleDocsUrl } from "./ruleDocs";
@@ -16,7 +18,7 @@ import type { PathSegment } from "../lwir/types";
 import { API_VERSION, END, KIND, isObject } from "../lwir/validate";
 import type { Analysis } from "./analysis";
 import { editorRange } from "./diagnostics";
-import { isMultiVisit, outputOf, stepAtPath, type StepFacts, type WorkflowFacts } from "./stepFacts";
+import { isMultiVisit, outputOf, stepAtPath, type ListFacts, type StepFacts, type WorkflowFacts } from "./stepFacts";
 import {
   cachedSource,
   nameOccurrenceAt,
@@ -230,15 +232,38 @@ function expressionHover(index: NavigationIndex, analysis: Analysis, offset: num
     if (k >= 2 && target) {
       const rest = names[1] === "allVisits" ? names.slice(3) : names.slice(2);
       if (names[1] === "allVisits" && k === 2) return undefined;
-      return schemaHover(outputSchemaOf(target), rest, `${target.id} output`, span(path.segments[k].start, path.segments[k].end));
+      const declared = resolvedSchemaAt(analysis, where, path, k);
+      const sub = declared !== undefined ? declared : schemaAt(outputSchemaOf(target), rest);
+      return schemaHover(sub, rest, `${target.id} output`, span(path.segments[k].start, path.segments[k].end));
     }
     return undefined;
   }
   if (path.root === "input") {
     const input = index.facts.root.input;
-    return schemaHover(isObject(input) ? input.schema : undefined, names.slice(0, k + 1), "workflow input", span(path.segments[k].start, path.segments[k].end));
+    const declared = resolvedSchemaAt(analysis, where, path, k);
+    const sub = declared !== undefined ? declared : schemaAt(isObject(input) ? input.schema : undefined, names.slice(0, k + 1));
+    return schemaHover(sub, names.slice(0, k + 1), "workflow input", span(path.segments[k].start, path.segments[k].end));
+  }
+  if (path.root === "item") {
+    const sub = resolvedSchemaAt(analysis, where, path, k);
+    return schemaHover(sub, names.slice(0, k + 1), "items of the parallel step", span(path.segments[k].start, path.segments[k].end));
   }
   return undefined;
+}
+
+/**
+ * The declared schema of a path up to its segment k, followed as the type checks follow it
+ * (service/typeChecks.ts: lastOutput, allVisits[i], item, records, unions); undefined when undecided.
+ */
+function resolvedSchemaAt(analysis: Analysis, where: { list: ListFacts; step: StepFacts | undefined }, path: PathNode, k: number): unknown {
+  try {
+    const r = resolvePath(scopeOf(analysis, where.list, where.step), path);
+    if (r.resolved.length === 0) return undefined;
+    const i = k + 1 - r.rootSegments;
+    return i >= 1 && i < r.resolved.length ? r.resolved[i].schema : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function sameSegments(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
@@ -284,13 +309,15 @@ function outputSchemaOf(step: StepFacts): unknown {
   return out ? out.schema : undefined;
 }
 
-function schemaHover(schema: unknown, names: readonly string[], what: string, span: { start: number; end: number }): Found | undefined {
-  const sub = schemaAt(schema, names);
+/** A property's card: its declared type, title, description and listed values. */
+function schemaHover(sub: unknown, names: readonly string[], what: string, span: { start: number; end: number }): Found | undefined {
   if (sub === undefined) return undefined;
   const name = names[names.length - 1] ?? what;
   const lines = [`**${code(name)}**: ${code(schemaSummary(sub) || "any")}`];
   if (isObject(sub) && typeof sub.title === "string") lines.push(sub.title);
   if (isObject(sub) && typeof sub.description === "string") lines.push(sub.description);
+  const values = possibleValues(sub);
+  if (values && values.length > 0) lines.push(`Values: ${values.slice(0, 20).map((v) => code(JSON.stringify(v))).join(", ")}${values.length > 20 ? ", …" : ""}`);
   lines.push(`*in the ${what}*`);
   return { markdown: lines.join("\n\n"), ...span };
 }
