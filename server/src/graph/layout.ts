@@ -33,6 +33,8 @@ export interface LayoutEdge {
 }
 
 export interface GraphLayout {
+  /** "dagre", or "column" when dagre failed on this graph and every node was put in one column instead. */
+  engine: "dagre" | "column";
   width: number;
   height: number;
   /** One per model node, in the model's order. */
@@ -54,7 +56,8 @@ const PADDING_X = 12;
 const NODE_MIN_WIDTH = 64;
 const NODE_MAX_CHARS = 40;
 const CONTAINER_PAD = 16;
-const CONTAINER_HEADER = 2 * LINE_HEIGHT + 8;
+/** Room for a container's title lines above its body. */
+export const CONTAINER_HEADER = 3 * LINE_HEIGHT + 8;
 
 /** The lines a node shows: its label, then its type and model/tool/entrypoint, then output mode and maxVisits. */
 export function nodeLines(node: GraphNode): string[] {
@@ -91,71 +94,218 @@ export function labelSize(edge: GraphEdge): { width: number; height: number } {
   return { width: Math.ceil(Array.from(edge.label).length * CHAR_WIDTH * 0.9 + 8), height: LINE_HEIGHT };
 }
 
+/** Graphs with more nodes than this are ranked with dagre's "tight-tree" instead of "network-simplex" (docs/graph.md). */
+export const FAST_RANKING_ABOVE = 300;
+
+interface Box { x: number; y: number; width: number; height: number }
+
 /**
  * Lay out a graph. Synchronous and deterministic; call it in a worker for big documents, and skip it
- * when `graphShapeKey` has not changed since the last call.
+ * when `graphShapeKey` has not changed since the last call. Never throws: a layout dagre cannot
+ * compute falls back to a plain column.
+ *
+ * Parallel bodies are laid out first, each in its own dagre graph; the parallel step then takes part in
+ * its parent's layout as one box that holds its body, its title above it. An edge between a body step and a step
+ * outside the body (a body step needing a step its parallel step needs) is ranked between the boxes
+ * that contain its ends and drawn from one end to the other over the container's border.
  */
 export function layoutGraph(graph: WorkflowGraph, options: LayoutOptions = {}): GraphLayout {
-  const g = new dagre.graphlib.Graph({ compound: true, multigraph: true, directed: true });
-  g.setGraph({ rankdir: "TB", nodesep: options.nodeSpacing ?? 24, ranksep: options.rankSpacing ?? 40, edgesep: 12, marginx: 8, marginy: 8 });
-  g.setDefaultEdgeLabel(() => ({}));
-  const ids = new Set<string>();
-  for (const node of graph.nodes) {
-    ids.add(node.id);
-    if (node.container) {
-      g.setNode(node.id, { paddingTop: CONTAINER_HEADER, paddingLeft: CONTAINER_PAD, paddingRight: CONTAINER_PAD, paddingBottom: CONTAINER_PAD });
-    } else {
-      g.setNode(node.id, nodeSize(node));
-    }
+  try {
+    return layered(graph, options);
+  } catch {
+    return column(graph);
   }
-  // Containers with an empty body still need a size: dagre gives a childless compound node the size set above.
-  const hasChildren = new Set<string>();
-  for (const node of graph.nodes) {
-    if (node.parent !== undefined && ids.has(node.parent)) {
-      g.setParent(node.id, node.parent);
-      hasChildren.add(node.parent);
-    }
-  }
-  for (const node of graph.nodes) {
-    if (node.container && !hasChildren.has(node.id)) g.setNode(node.id, nodeSize(node));
-  }
-  graph.edges.forEach((edge, i) => {
-    if (!ids.has(edge.from) || !ids.has(edge.to)) return;
-    // dagre cannot route an edge to a compound node; such edges (none in the model today) are left out of the layout.
-    if (isCompound(g, edge.from) || isCompound(g, edge.to)) return;
-    const size = labelSize(edge);
-    // Back edges are laid out reversed, so every forward edge points down and loops come back up.
-    const [v, w] = edge.back ? [edge.to, edge.from] : [edge.from, edge.to];
-    g.setEdge(v, w, { ...size, labelpos: "c", minlen: 1 }, `e${i}`);
-  });
-  dagre.layout(g);
+}
 
-  const nodes: LayoutNode[] = graph.nodes.map((node) => {
-    const n = g.node(node.id) as { x: number; y: number; width: number; height: number };
-    return { id: node.id, x: n.x - n.width / 2, y: n.y - n.height / 2, width: n.width, height: n.height };
-  });
-  const byId = new Map(nodes.map((n) => [n.id, n]));
-  const edges: LayoutEdge[] = graph.edges.map((edge, index) => {
-    const [v, w] = edge.back ? [edge.to, edge.from] : [edge.from, edge.to];
-    const laid = g.hasEdge(v, w, `e${index}`) ? (g.edge(v, w, `e${index}`) as { points?: Point[]; x?: number; y?: number }) : undefined;
-    let points = laid?.points?.map((p) => ({ x: p.x, y: p.y })) ?? straight(byId.get(edge.from), byId.get(edge.to));
-    if (edge.back) points = points.reverse();
-    const out: LayoutEdge = { index, from: edge.from, to: edge.to, points };
-    if (edge.label !== undefined && edge.label !== "") {
-      out.labelAt = laid && laid.x !== undefined && laid.y !== undefined ? { x: laid.x, y: laid.y } : points[Math.floor(points.length / 2)];
+function layered(graph: WorkflowGraph, options: LayoutOptions): GraphLayout {
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  const scopeOf = (n: GraphNode) => (n.parent !== undefined && byId.has(n.parent) ? n.parent : "");
+  const members = new Map<string, GraphNode[]>();
+  for (const node of graph.nodes) {
+    const scope = scopeOf(node);
+    const list = members.get(scope);
+    if (list) list.push(node);
+    else members.set(scope, [node]);
+  }
+  const depth = (id: string): number => {
+    let d = 0;
+    for (let n = byId.get(id); n && scopeOf(n) !== "" && d <= graph.nodes.length; n = byId.get(scopeOf(n))) d++;
+    return d;
+  };
+  // The ancestor of a node (or the node itself) that lies directly in `scope`.
+  const inScope = (id: string, scope: string): string | undefined => {
+    let n = byId.get(id);
+    for (let guard = 0; n && guard <= graph.nodes.length; guard++) {
+      if (scopeOf(n) === scope) return n.id;
+      n = byId.get(scopeOf(n));
+    }
+    return undefined;
+  };
+  const ancestors = (id: string): string[] => {
+    const out: string[] = [];
+    let n = byId.get(id);
+    for (let guard = 0; n && guard <= graph.nodes.length; guard++) {
+      out.push(scopeOf(n));
+      if (scopeOf(n) === "") break;
+      n = byId.get(scopeOf(n));
     }
     return out;
+  };
+  // Each edge is laid out in the innermost scope holding both ends, between the boxes there that contain them.
+  const edgesOf = new Map<string, Array<{ index: number; v: string; w: string; direct: boolean }>>();
+  graph.edges.forEach((edge, index) => {
+    if (!byId.has(edge.from) || !byId.has(edge.to)) return;
+    const fromScopes = ancestors(edge.from);
+    const scope = ancestors(edge.to).find((s) => fromScopes.includes(s)) ?? "";
+    const a = inScope(edge.from, scope);
+    const b = inScope(edge.to, scope);
+    if (a === undefined || b === undefined || a === b) return;
+    const [v, w] = edge.back ? [b, a] : [a, b];
+    const list = edgesOf.get(scope) ?? [];
+    list.push({ index, v, w, direct: a === edge.from && b === edge.to });
+    edgesOf.set(scope, list);
   });
-  const label = g.graph() as { width?: number; height?: number };
-  return { width: Math.max(1, Math.ceil(label.width ?? 0)), height: Math.max(1, Math.ceil(label.height ?? 0)), nodes, edges };
+
+  // Relative positions (centre) of each node inside its scope, and each scope's size.
+  const local = new Map<string, Box>();
+  const size = new Map<string, { width: number; height: number }>();
+  const edgePoints = new Map<number, { scope: string; points: Point[]; label?: Point }>();
+  /** Where a body starts inside its container's box. */
+  const offsets = new Map<string, Point>();
+  // Bodies before the scopes holding them (a body's size is its container's size there).
+  const level = (scope: string) => (scope === "" ? 0 : depth(scope) + 1);
+  const scopes = [...members.keys()].sort((a, b) => level(b) - level(a) || (a < b ? -1 : a > b ? 1 : 0));
+  if (!scopes.includes("")) scopes.push("");
+  for (const scope of scopes) {
+    const nodes = members.get(scope) ?? [];
+    const g = new dagre.graphlib.Graph({ multigraph: true, directed: true });
+    g.setGraph({
+      rankdir: "TB", nodesep: options.nodeSpacing ?? 24, ranksep: options.rankSpacing ?? 40, edgesep: 12, marginx: 0, marginy: 0,
+      ranker: nodes.length > FAST_RANKING_ABOVE ? "tight-tree" : "network-simplex",
+    });
+    g.setDefaultEdgeLabel(() => ({}));
+    for (const node of nodes) g.setNode(node.id, size.get(node.id) ?? nodeSize(node));
+    for (const e of edgesOf.get(scope) ?? []) {
+      const edge = graph.edges[e.index];
+      g.setEdge(e.v, e.w, e.direct ? { ...labelSize(edge), labelpos: "c" } : {}, `e${e.index}`);
+    }
+    if (nodes.length > 0) dagre.layout(g);
+    let width = 0;
+    let height = 0;
+    for (const node of nodes) {
+      const n = g.node(node.id) as { x: number; y: number; width: number; height: number };
+      local.set(node.id, { x: n.x - n.width / 2, y: n.y - n.height / 2, width: n.width, height: n.height });
+      width = Math.max(width, n.x + n.width / 2);
+      height = Math.max(height, n.y + n.height / 2);
+    }
+    for (const e of edgesOf.get(scope) ?? []) {
+      if (!e.direct) continue;
+      const laid = g.edge(e.v, e.w, `e${e.index}`) as { points?: Point[]; x?: number; y?: number } | undefined;
+      if (!laid?.points) continue;
+      const points = laid.points.map((p) => ({ x: p.x, y: p.y }));
+      if (graph.edges[e.index].back) points.reverse();
+      for (const p of points) { width = Math.max(width, p.x); height = Math.max(height, p.y); }
+      edgePoints.set(e.index, { scope, points, label: laid.x !== undefined && laid.y !== undefined ? { x: laid.x, y: laid.y } : undefined });
+    }
+    if (scope !== "") {
+      const owner = byId.get(scope)!;
+      const title = nodeSize(owner);
+      size.set(scope, { width: Math.max(title.width, width + 2 * CONTAINER_PAD), height: CONTAINER_HEADER + height + CONTAINER_PAD });
+      // centre the body under the title when the title is the wider
+      const shift = Math.max(0, (title.width - (width + 2 * CONTAINER_PAD)) / 2);
+      offsets.set(scope, { x: CONTAINER_PAD + shift, y: CONTAINER_HEADER });
+    } else {
+      size.set("", { width, height });
+    }
+  }
+
+  // Absolute positions: a scope's origin is its container's corner plus the body's offset.
+  const origin = new Map<string, Point>([["", { x: MARGIN, y: MARGIN }]]);
+  const absolute = new Map<string, LayoutNode>();
+  const place = (id: string): LayoutNode => {
+    const known = absolute.get(id);
+    if (known) return known;
+    const node = byId.get(id)!;
+    const scope = scopeOf(node);
+    const o = originOf(scope);
+    const b = local.get(id) ?? { x: 0, y: 0, width: 0, height: 0 };
+    const out = { id, x: o.x + b.x, y: o.y + b.y, width: b.width, height: b.height };
+    absolute.set(id, out);
+    return out;
+  };
+  const originOf = (scope: string): Point => {
+    const known = origin.get(scope);
+    if (known) return known;
+    const box = place(scope);
+    const off = offsets.get(scope) ?? { x: 0, y: 0 };
+    const o = { x: box.x + off.x, y: box.y + off.y };
+    origin.set(scope, o);
+    return o;
+  };
+  const nodes = graph.nodes.map((n) => place(n.id));
+  const edges: LayoutEdge[] = graph.edges.map((edge, index) => {
+    const laid = edgePoints.get(index);
+    let points: Point[];
+    let labelAt: Point | undefined;
+    if (laid) {
+      const o = originOf(laid.scope);
+      points = laid.points.map((p) => ({ x: p.x + o.x, y: p.y + o.y }));
+      if (laid.label) labelAt = { x: laid.label.x + o.x, y: laid.label.y + o.y };
+    } else {
+      points = across(absolute.get(edge.from), absolute.get(edge.to), edge.from === edge.to);
+    }
+    const out: LayoutEdge = { index, from: edge.from, to: edge.to, points };
+    if (edge.label !== undefined && edge.label !== "") out.labelAt = labelAt ?? midpoint(points);
+    return out;
+  });
+  const top = size.get("") ?? { width: 0, height: 0 };
+  return { engine: "dagre", width: Math.ceil(top.width + 2 * MARGIN), height: Math.ceil(top.height + 2 * MARGIN), nodes, edges };
 }
 
-function isCompound(g: Dagre.graphlib.Graph, id: string): boolean {
-  const children = g.children(id) as string[] | undefined;
-  return children !== undefined && children.length > 0;
+const MARGIN = 8;
+
+/** An edge dagre did not route (between scopes, or a self loop): bottom of one box to the top of the other. */
+function across(a: LayoutNode | undefined, b: LayoutNode | undefined, self: boolean): Point[] {
+  if (!a || !b) return [{ x: 0, y: 0 }, { x: 0, y: 0 }];
+  if (self) {
+    const r = a.x + a.width;
+    return [{ x: r, y: a.y + a.height * 0.3 }, { x: r + 16, y: a.y + a.height * 0.3 }, { x: r + 16, y: a.y + a.height * 0.7 }, { x: r, y: a.y + a.height * 0.7 }];
+  }
+  const start = { x: a.x + a.width / 2, y: a.y + a.height };
+  const end = { x: b.x + b.width / 2, y: b.y };
+  if (end.y >= start.y) return [start, { x: start.x, y: (start.y + end.y) / 2 }, { x: end.x, y: (start.y + end.y) / 2 }, end];
+  // going up (a loop back edge): leave and enter on the sides
+  const s = { x: a.x, y: a.y + a.height / 2 };
+  const e = { x: b.x, y: b.y + b.height / 2 };
+  const left = Math.min(s.x, e.x) - 16;
+  return [s, { x: left, y: s.y }, { x: left, y: e.y }, e];
 }
 
-function straight(a: LayoutNode | undefined, b: LayoutNode | undefined): Point[] {
-  const centre = (n: LayoutNode | undefined) => (n ? { x: n.x + n.width / 2, y: n.y + n.height / 2 } : { x: 0, y: 0 });
-  return [centre(a), centre(b)];
+function midpoint(points: Point[]): Point {
+  if (points.length === 0) return { x: 0, y: 0 };
+  if (points.length % 2 === 1) return points[(points.length - 1) / 2];
+  const a = points[points.length / 2 - 1];
+  const b = points[points.length / 2];
+  return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+}
+
+/** The fallback: every node in one column, in the model's order (a container as a box of its own, above its body). */
+function column(graph: WorkflowGraph): GraphLayout {
+  let y = MARGIN;
+  let width = 0;
+  const nodes = graph.nodes.map((node) => {
+    const s = nodeSize(node);
+    const out = { id: node.id, x: MARGIN, y, width: s.width, height: s.height };
+    y += s.height + 24;
+    width = Math.max(width, s.width);
+    return out;
+  });
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const edges = graph.edges.map((edge, index) => {
+    const points = across(byId.get(edge.from), byId.get(edge.to), edge.from === edge.to);
+    const out: LayoutEdge = { index, from: edge.from, to: edge.to, points };
+    if (edge.label) out.labelAt = midpoint(points);
+    return out;
+  });
+  return { engine: "column", width: Math.ceil(width + 2 * MARGIN), height: Math.ceil(y + MARGIN), nodes, edges };
 }
