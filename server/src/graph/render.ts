@@ -47,13 +47,13 @@ export function toMermaid(graph: WorkflowGraph): string {
   graph.nodes.forEach((n, i) => ids.set(n.id, `n${i}`));
   const lines = ["flowchart TD"];
   const children = childrenOf(graph);
-  const classes: Record<string, string[]> = { error: [], warning: [], missing: [], end: [] };
+  const classes: Record<string, string[]> = { error: [], warning: [], missing: [], endNode: [] };
   const emit = (node: GraphNode, indent: string) => {
     const id = ids.get(node.id)!;
     const label = mermaidLabel(node);
     const kids = children.get(node.id);
     if (node.kind === "missing") classes.missing.push(id);
-    else if (node.kind === "end") classes.end.push(id);
+    else if (node.kind === "end") classes.endNode.push(id);
     else if (node.findings.errors > 0) classes.error.push(id);
     else if (node.findings.warnings > 0) classes.warning.push(id);
     if (kids && kids.length > 0) {
@@ -84,16 +84,21 @@ export function toMermaid(graph: WorkflowGraph): string {
   lines.push("  classDef error stroke:#d1242f,stroke-width:3px");
   lines.push("  classDef warning stroke:#bf8700,stroke-width:3px");
   lines.push("  classDef missing stroke:#d1242f,stroke-dasharray:4 3");
-  lines.push("  classDef end stroke-width:2px");
+  lines.push("  classDef endNode stroke-width:2px");
   for (const [name, members] of Object.entries(classes)) if (members.length > 0) lines.push(`  class ${members.join(",")} ${name}`);
   return lines.join("\n") + "\n";
 }
 
 // ---- DOT -----------------------------------------------------------------------------------------
 
-/** A DOT string literal (escapes `"` and `\`, newlines as `\n`). */
+/** A DOT string literal: `"` and `\` escaped, line breaks as `\n`, other control characters and lone surrogates dropped. */
 function dotString(text: string): string {
-  return `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\r\n|\r|\n/g, "\\n")}"`;
+  const clean = text
+    .replace(/\r\n|\r|\n/g, "\n")
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, "")
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
+  return `"${clean.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
 }
 
 /** A Graphviz digraph; parallel steps are clusters (edges to one go to its first body node, clipped with lhead/ltail). */
