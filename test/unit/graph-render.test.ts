@@ -156,7 +156,7 @@ export function checkXml(xml: string): number {
 describe("SVG", () => {
   test("the checker rejects what is not well-formed", () => {
     for (const bad of ["<a>", "<a></b>", "<a x=1/>", "<a x='1' x='2'/>", "<a>&nope;</a>", "<a>&amp</a>", "<a/><b/>", "<a>\u0001</a>", "<a>x < y</a>", "text<a/>"]) {
-      assert.throws(() => checkXml(bad), undefined, bad);
+      assert.throws(() => checkXml(bad), Error, bad);
     }
     assert.equal(checkXml("<a x=\"1\"><!-- c --><b y='&amp;&#60;'/>t&lt;</a>"), 2);
   });
