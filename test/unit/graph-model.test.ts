@@ -9,6 +9,7 @@ import { CONFORMANCE, REALWORLD, corpusCases, generateWorkflow } from "../corpus
 import { analyzeText } from "../../server/src/service/analysis";
 import { buildGraph, graphShapeKey, shortenWhen, type WorkflowGraph } from "../../server/src/graph/model";
 import { layoutGraph } from "../../server/src/graph/layout";
+import { graphOfAnalysis } from "../../server/src/service/graph";
 import { randomSource } from "../random";
 import { corpusSeeds, makeMutant } from "../mutation";
 
@@ -307,5 +308,16 @@ describe("robustness", () => {
       const layout = layoutGraph(graph);
       assert.equal(layout.edges.length, graph.edges.length);
     }
+  });
+});
+
+describe("graph of an analysis (what the view asks for)", () => {
+  test("step nodes carry their range in the text; a text that does not parse gives no graph", () => {
+    const text = '{"steps": [\n  {"id": "a", "uses": "tool.call"},\n  {"id": "b", "uses": "tool.call", "needs": ["a"]}\n]}\n';
+    const graph = graphOfAnalysis(analyzeText(text, "json"))!;
+    assert.deepEqual(graph.nodes.map((n) => [n.id, n.range?.start.line]), [["a", 1], ["b", 2]]);
+    assert.ok(graph.nodes[0].findings.errors > 0 && graph.nodes[0].findings.messages.some((m) => m.includes("tool")), "a tool.call without with.tool has its finding on its node");
+    assert.ok(graph.findings.errors > 0, "apiVersion, kind… are missing: the document's own findings");
+    assert.equal(graphOfAnalysis(analyzeText('{"steps": [', "json")), undefined);
   });
 });

@@ -443,13 +443,16 @@ function safe<T>(f: () => T): T | undefined {
 /**
  * A key that changes exactly when the drawing's shape changes: nodes (id, label, parent, what sizes
  * them) and edges (ends, kind, label, back). Findings, ranges and messages are left out, so an edit
- * that changes none of these can reuse the last layout (`layoutGraph` is the expensive part).
+ * that changes none of these can reuse the last layout (`layoutGraph` is the expensive part). Each field
+ * is written with its length in front, so no id or label can make two shapes give the same key.
  */
 export function graphShapeKey(graph: WorkflowGraph): string {
   const parts: string[] = [];
+  const field = (s: string) => `${s.length}:${s}`;
   for (const n of graph.nodes) {
-    parts.push(`n${JSON.stringify([n.id, n.kind, n.label, n.parent ?? "", n.uses ?? "", n.model ?? n.tool ?? n.entrypoint ?? "", n.outputMode ?? "", n.maxVisits ?? "", n.container ? 1 : 0])}`);
+    parts.push("n", field(n.id), n.kind, field(n.label), field(n.parent ?? ""), field(n.uses ?? ""), field(n.model ?? n.tool ?? n.entrypoint ?? ""),
+      field(n.outputMode ?? ""), String(n.maxVisits ?? ""), n.container ? "c" : "-", field(n.item?.items ?? ""));
   }
-  for (const e of graph.edges) parts.push(`e${JSON.stringify([e.from, e.to, e.kind, e.label ?? "", e.back ? 1 : 0])}`);
-  return parts.join("\n");
+  for (const e of graph.edges) parts.push("e", field(e.from), field(e.to), e.kind, field(e.label ?? ""), e.back ? "b" : "-");
+  return parts.join("|");
 }
