@@ -8,7 +8,7 @@
 // makes up (the End of a scope, a missing target, a step without a usable id) has "[" in its id: no
 // made-up id can equal a step's.
 import { isObject, validNeeds, END } from "../lwir/validate";
-import { isCycle, reaches, stronglyConnected, type Graph } from "../lwir/graph";
+import { isCycle, stronglyConnected, type Graph } from "../lwir/graph";
 import type { PathSegment } from "../lwir/types";
 
 type Obj = Record<string, unknown>;
@@ -336,7 +336,7 @@ function describeStep(node: GraphNode, step: Obj): void {
 
 /**
  * Back edges of one scope: a decision edge whose target reaches the decision (the spec's loop back
- * edge), then, if needs edges still close a cycle (an invalid document), the edges a depth-first walk
+ * edge: both ends in one strongly connected component), then, if needs edges still close a cycle (an invalid document), the edges a depth-first walk
  * in document order finds going back. What is left is acyclic, so a layered layout keeps every
  * forward edge pointing down.
  */
@@ -353,7 +353,8 @@ function markBackEdges(flowGraph: Graph, edges: Array<{ edge: GraphEdge; from: n
   const rest: Graph = flow.map(() => []);
   for (const e of edges) {
     if (e.from < 0 || e.to < 0) continue;
-    if (e.edge.kind !== "needs" && component[e.from] === component[e.to] && (e.from === e.to || reaches(flowGraph, e.to, e.from))) {
+    // an edge from → to lies on a cycle exactly when both ends are in one strongly connected component
+    if (e.edge.kind !== "needs" && component[e.from] === component[e.to] && (e.from !== e.to || isCycle(flowGraph, [e.from]))) {
       e.edge.back = true;
     } else rest[e.from].push(e.to);
   }
