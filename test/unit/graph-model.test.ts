@@ -234,6 +234,15 @@ describe("layout", () => {
     }
   });
 
+  test("step ids that are names of Object.prototype are laid out like any other", () => {
+    const names = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "toLocaleString"];
+    const graph = buildGraph({ steps: names.map((id, i) => ({ id, uses: "tool.call", needs: i > 0 ? [names[i - 1]] : [] })) });
+    const layout = layoutGraph(graph);
+    assert.equal(layout.engine, "dagre");
+    const ys = layout.nodes.map((n) => n.y);
+    assert.deepEqual([...ys].sort((a, b) => a - b), ys, "a chain of needs goes down");
+  });
+
   test("nodes of one top-level scope do not overlap on a generated 100-step workflow", () => {
     const { text } = generateWorkflow({ steps: 100, seed: 7 });
     const graph = buildGraph(analyzeText(text, "json").document.value);
@@ -283,6 +292,7 @@ describe("robustness", () => {
       const graph = buildGraph(m.value);
       const layout = layoutGraph(graph);
       assert.equal(layout.nodes.length, graph.nodes.length);
+      assert.equal(layout.engine, "dagre", `mutant ${i}: dagre failed, the column fallback drew it`);
       nodes += graph.nodes.length;
     }
     assert.ok(nodes > 400, `${nodes} nodes drawn`);
@@ -307,6 +317,7 @@ describe("robustness", () => {
       assert.deepEqual(actualGraph(graph).edges.sort(), want.edges.sort(), JSON.stringify(value));
       const layout = layoutGraph(graph);
       assert.equal(layout.edges.length, graph.edges.length);
+      assert.equal(layout.engine, "dagre", JSON.stringify(value));
     }
   });
 });

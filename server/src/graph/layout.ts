@@ -119,6 +119,10 @@ export function layoutGraph(graph: WorkflowGraph, options: LayoutOptions = {}): 
 
 function layered(graph: WorkflowGraph, options: LayoutOptions): GraphLayout {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  // dagre keeps nodes in plain objects: a step id like "toString" or "__proto__" would collide with
+  // their inherited properties, so dagre sees each node by its index instead.
+  const index = new Map(graph.nodes.map((n, i) => [n.id, `n${i}`]));
+  const key = (id: string) => index.get(id)!;
   const scopeOf = (n: GraphNode) => (n.parent !== undefined && byId.has(n.parent) ? n.parent : "");
   const members = new Map<string, GraphNode[]>();
   for (const node of graph.nodes) {
@@ -184,23 +188,23 @@ function layered(graph: WorkflowGraph, options: LayoutOptions): GraphLayout {
       ranker: nodes.length > FAST_RANKING_ABOVE ? "tight-tree" : "network-simplex",
     });
     g.setDefaultEdgeLabel(() => ({}));
-    for (const node of nodes) g.setNode(node.id, size.get(node.id) ?? nodeSize(node));
+    for (const node of nodes) g.setNode(key(node.id), size.get(node.id) ?? nodeSize(node));
     for (const e of edgesOf.get(scope) ?? []) {
       const edge = graph.edges[e.index];
-      g.setEdge(e.v, e.w, e.direct ? { ...labelSize(edge), labelpos: "c" } : {}, `e${e.index}`);
+      g.setEdge(key(e.v), key(e.w), e.direct ? { ...labelSize(edge), labelpos: "c" } : {}, `e${e.index}`);
     }
     if (nodes.length > 0) dagre.layout(g);
     let width = 0;
     let height = 0;
     for (const node of nodes) {
-      const n = g.node(node.id) as { x: number; y: number; width: number; height: number };
+      const n = g.node(key(node.id)) as { x: number; y: number; width: number; height: number };
       local.set(node.id, { x: n.x - n.width / 2, y: n.y - n.height / 2, width: n.width, height: n.height });
       width = Math.max(width, n.x + n.width / 2);
       height = Math.max(height, n.y + n.height / 2);
     }
     for (const e of edgesOf.get(scope) ?? []) {
       if (!e.direct) continue;
-      const laid = g.edge(e.v, e.w, `e${e.index}`) as { points?: Point[]; x?: number; y?: number } | undefined;
+      const laid = g.edge(key(e.v), key(e.w), `e${e.index}`) as { points?: Point[]; x?: number; y?: number } | undefined;
       if (!laid?.points) continue;
       const points = laid.points.map((p) => ({ x: p.x, y: p.y }));
       if (graph.edges[e.index].back) points.reverse();
