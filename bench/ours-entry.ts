@@ -4,3 +4,5 @@ export { toDiagnostics } from "../server/src/service/diagnostics";
 export { provideCompletion, provideCompletionFromText, provideCompletionNearCursor } from "../server/src/service/completion";
 export { LazyTextDocument } from "../server/src/lazyTextDocument";
 export { LwirWorkspace } from "../server/src/service/workspace";
+export { buildGraph, graphShapeKey } from "../server/src/graph/model";
+export { layoutGraph, nodeSize, labelSize } from "../server/src/graph/layout";

@@ -9,7 +9,7 @@
 // and bench/RESULTS.md.
 //
 //   node bench/run.mjs [--quick] [--sizes 100,1000] [--formats json,yaml] [--only floor,ours,ours-lsp,peers,yamlls-lsp]
-//                      [--iterations 30] [--warmup 5] [--no-build]
+//                      [--iterations 30] [--warmup 5] [--no-build]   (--only graph: the workflow graph series alone)
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem, loadavg, platform, release } from "node:os";
@@ -32,7 +32,7 @@ const option = (name, fallback) => {
 const quick = flag("quick");
 const sizes = option("sizes", quick ? "100,1000" : "10,100,1000,5000").split(",").map(Number);
 const formats = option("formats", "json,yaml").split(",");
-const only = option("only", "floor,ours,ours-lsp,peers,yamlls-lsp").split(",");
+const only = option("only", "floor,ours,ours-lsp,peers,yamlls-lsp,graph").split(",");
 const iterations = Number(option("iterations", 30));
 const warmupDefault = Number(option("warmup", 5));
 
@@ -93,6 +93,15 @@ for (const steps of sizes) {
     if (only.includes("ours")) plan.push(["ours.mjs", base]);
     if (only.includes("ours-lsp")) plan.push(["lsp.mjs", [...base, "--server", "ours"]]);
     if (only.includes("peers")) plan.push(["peers.mjs", base]);
+    // the graph is built from the parsed value, so one format suffices; its floor is yaml parseDocument
+    // of the same document. elkjs (for comparison only) is left out at 5,000 steps, where it takes minutes.
+    // A layout of 5,000 steps takes tens of seconds on this machine: fewer rounds there (the figure is
+    // still the median of per-round ratios).
+    if (format === "yaml" && only.includes("graph")) {
+      const rounds = steps >= 5000 ? ["--iterations", String(Math.min(iterations, 5)), "--warmup", "1", "--elk", "no"]
+        : steps >= 1000 ? ["--iterations", String(Math.min(iterations, 10)), "--warmup", String(Math.min(warmup, 2))] : [];
+      plan.push(["graph.mjs", [...base, ...rounds]]);
+    }
     if (format === "yaml" && only.includes("yamlls-lsp")) {
       plan.push(["lsp.mjs", [...base, "--server", "yamlls-nodelay"]]);
       plan.push(["lsp.mjs", [...base, "--server", "yamlls"]]);
@@ -138,6 +147,8 @@ const results = {
       "lwir-tools": pkg.version,
       "jsonc-parser": version("jsonc-parser"),
       yaml: version("yaml"),
+      "@dagrejs/dagre": version("@dagrejs/dagre"),
+      elkjs: version("elkjs"),
       "vscode-json-languageservice": version("vscode-json-languageservice"),
       "yaml-language-server": version("yaml-language-server"),
     },

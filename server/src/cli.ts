@@ -3,6 +3,7 @@
 import { version, repository } from "../../package.json";
 import { parseArgs, USAGE, type OutputFormat } from "./cli/args";
 import { checkBytes, checkFile, isFailure } from "./cli/check";
+import { runGraph } from "./cli/graph";
 import { collectFiles } from "./cli/files";
 import { fixBytes, fixFile, type FixOptions } from "./cli/fix";
 import { formatGithub } from "./cli/format-github";
@@ -33,6 +34,12 @@ async function run(argv: readonly string[]): Promise<number> {
     case "usage-error":
       process.stderr.write(`lwir: ${command.message}\n\n${USAGE}`);
       return 2;
+    case "graph": {
+      const result = runGraph(command, shouldColor(process.env, process.stderr.isTTY === true));
+      if (result.stderr) process.stderr.write(result.stderr);
+      if (result.stdout) process.stdout.write(result.stdout);
+      return result.code;
+    }
   }
   const { files, failures, emptyFolders, stdinIndex } = collectFiles(command.paths);
   const warnings: string[] = [];

@@ -25,7 +25,8 @@ interface Import {
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).sort().flatMap((name) => {
     const full = join(dir, name);
-    if (statSync(full).isDirectory()) return name === "node_modules" || name === "corpus" || name === "fixtures" ? [] : sourceFiles(full);
+    // bench/tmp holds what npm run bench builds (bundles with their dependencies' own requires inside)
+    if (statSync(full).isDirectory()) return name === "node_modules" || name === "corpus" || name === "fixtures" || full === join("bench", "tmp") ? [] : sourceFiles(full);
     return /\.(ts|mts|cts|js|mjs|cjs)$/.test(name) && !name.endsWith(".d.ts") ? [full] : [];
   });
 }

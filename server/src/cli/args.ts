@@ -27,15 +27,28 @@ export interface ValidateOptions {
   fixTypes?: FixKind[];
 }
 
+export type GraphFormat = "mermaid" | "dot" | "svg" | "json";
+export const GRAPH_FORMATS: readonly GraphFormat[] = ["mermaid", "dot", "svg", "json"];
+
+export interface GraphOptions {
+  file: string;
+  /** undefined: from the extension of --output, else mermaid. */
+  format?: GraphFormat;
+  /** -o / --output: write there instead of standard output. */
+  output?: string;
+}
+
 export type Command =
   | { kind: "help" }
   | { kind: "version" }
   | { kind: "schema" }
   | ({ kind: "validate" } & ValidateOptions)
+  | ({ kind: "graph" } & GraphOptions)
   | { kind: "usage-error"; message: string };
 
 export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--exit-zero] [--quiet] [--rule CODE=LEVEL]... PATH...
        lwir validate --fix|--fix-dry-run [--fix-type problem|lint|all] [options] PATH...
+       lwir graph FILE [--format mermaid|dot|svg|json] [-o OUTPUT]
        lwir schema      (prints the JSON Schema of LWIR, for editors without the LWIR server)
 
 Checks LWIR workflows (little-workflow) with the same rules as the runtime's validator.
@@ -73,6 +86,13 @@ to error reports something, or --max-warnings is exceeded; 2 wrong usage, a path
 not be read, or a folder holds no LWIR file. Warnings, infos and hints never change it.
 With --fix or --fix-dry-run it describes what remains after the fixes; a file the fixes could
 not be written to is exit 2 (the file is left as it was).
+
+lwir graph draws one workflow: its steps, needs, decision routes (loops dashed), parallel bodies
+and the steps with findings. --format mermaid (the default; renders in GitHub Markdown), dot
+(Graphviz), svg (a standalone picture, laid out as in the editor's graph view) or json (the graph
+model, a documented contract). -o OUTPUT writes to a file; without --format its extension chooses
+(.svg, .dot or .gv, .json, else Mermaid). A document with findings is still drawn (exit 1); one that
+does not parse gets its parse errors as lwir validate prints them (exit 1).
 `;
 
 const FORMATS: readonly OutputFormat[] = ["text", "json", "sarif", "github"];
@@ -89,6 +109,7 @@ export function parseArgs(argv: readonly string[]): Command {
 
   const [command, ...rest] = argv;
   if (command === "schema") return rest.length === 0 ? { kind: "schema" } : { kind: "usage-error", message: "lwir schema takes no argument" };
+  if (command === "graph") return parseGraphArgs(rest);
   if (command !== "validate") {
     return { kind: "usage-error", message: command.startsWith("-") ? `unknown option ${command}` : `unknown command ${command}` };
   }
@@ -164,4 +185,45 @@ export function parseArgs(argv: readonly string[]): Command {
     return { kind: "usage-error", message: `--fix-dry-run prints a diff: use --format text or json, not ${out.format}` };
   }
   return { kind: "validate", ...out };
+}
+
+function parseGraphArgs(rest: readonly string[]): Command {
+  const out: Partial<GraphOptions> = {};
+  const files: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i];
+    if (arg === "--") {
+      files.push(...rest.slice(i + 1));
+      break;
+    }
+    const valueOf = (name: string): string | undefined => (arg === name ? rest[++i] : arg.slice(name.length + 1));
+    const takes = (name: string): boolean => arg === name || arg.startsWith(name + "=");
+    if (takes("--format")) {
+      const value = valueOf("--format");
+      if (value === undefined || !(GRAPH_FORMATS as readonly string[]).includes(value)) {
+        return { kind: "usage-error", message: `lwir graph --format needs ${GRAPH_FORMATS.join(", ")}${value === undefined ? "" : `, not ${value}`}` };
+      }
+      out.format = value as GraphFormat;
+    } else if (arg === "-o" || takes("--output")) {
+      const value = arg === "-o" ? rest[++i] : valueOf("--output");
+      if (value === undefined || value === "") return { kind: "usage-error", message: "-o needs a file name" };
+      out.output = value;
+    } else if (arg.startsWith("-")) {
+      return { kind: "usage-error", message: `unknown option ${arg}` };
+    } else {
+      files.push(arg);
+    }
+  }
+  if (files.length !== 1) return { kind: "usage-error", message: files.length === 0 ? "lwir graph needs a FILE" : "lwir graph draws one FILE at a time" };
+  return { kind: "graph", file: files[0], ...out };
+}
+
+/** The format of `lwir graph`: --format, else the output file's extension, else Mermaid. */
+export function graphFormatOf(options: GraphOptions): GraphFormat {
+  if (options.format) return options.format;
+  const name = (options.output ?? "").toLowerCase();
+  if (name.endsWith(".svg")) return "svg";
+  if (name.endsWith(".dot") || name.endsWith(".gv")) return "dot";
+  if (name.endsWith(".json")) return "json";
+  return "mermaid";
 }

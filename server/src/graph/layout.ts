@@ -1,0 +1,315 @@
+// Layered layout of a workflow graph (top to bottom, parallel bodies as compound nodes), with
+// @dagrejs/dagre (docs/graph.md says why this library). A pure function of the model: no DOM, no
+// text measurement (node and label sizes come from character counts), so the CLI's SVG, the view and a
+// web worker compute the same picture, and the same model always gives the same layout.
+import type * as Dagre from "@dagrejs/dagre" with { "resolution-mode": "import" };
+// dagre ships an ES module and a CommonJS build; this project compiles to CommonJS, whose TypeScript
+// settings cannot import a package marked "type": "module", so its types are imported and the
+// CommonJS build required (esbuild bundles either).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const dagre = require("@dagrejs/dagre") as typeof Dagre;
+import type { GraphEdge, GraphNode, WorkflowGraph } from "./model";
+
+export interface Point { x: number; y: number }
+
+export interface LayoutNode {
+  id: string;
+  /** Top-left corner, absolute (containers too). */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface LayoutEdge {
+  /** Index of the edge in `graph.edges`. */
+  index: number;
+  from: string;
+  to: string;
+  /** The polyline from `from` to `to` (at least two points), absolute. */
+  points: Point[];
+  /** Centre of the label, when the edge has one. */
+  labelAt?: Point;
+}
+
+export interface GraphLayout {
+  /** "dagre", or "column" when dagre failed on this graph and every node was put in one column instead. */
+  engine: "dagre" | "column";
+  width: number;
+  height: number;
+  /** One per model node, in the model's order. */
+  nodes: LayoutNode[];
+  /** One per model edge, in the model's order. */
+  edges: LayoutEdge[];
+}
+
+export interface LayoutOptions {
+  /** Space between nodes of one rank, and between ranks (defaults 24 and 40). */
+  nodeSpacing?: number;
+  rankSpacing?: number;
+}
+
+/** Sizes in layout units (CSS pixels at a 12px monospace font: 7.2 per character). */
+export const CHAR_WIDTH = 7.2;
+export const LINE_HEIGHT = 16;
+const PADDING_X = 12;
+const NODE_MIN_WIDTH = 64;
+const NODE_MAX_CHARS = 40;
+const CONTAINER_PAD = 16;
+/** Room for a container's title lines above its body. */
+export const CONTAINER_HEADER = 3 * LINE_HEIGHT + 8;
+
+/** The lines a node shows: its label, then its type and model/tool/entrypoint, then output mode and maxVisits. */
+export function nodeLines(node: GraphNode): string[] {
+  if (node.kind === "end") return ["end"];
+  if (node.kind === "missing") return [node.label, "missing"];
+  const lines = [node.label];
+  const what = node.model ?? node.tool ?? node.entrypoint;
+  lines.push(node.uses !== undefined ? (what !== undefined ? `${node.uses} · ${what}` : node.uses) : "no uses");
+  const extra: string[] = [];
+  if (node.outputMode !== undefined) extra.push(node.outputMode);
+  if (node.maxVisits !== undefined && node.maxVisits !== 1) extra.push(`×${node.maxVisits}`);
+  if (node.container && node.item?.items !== undefined) extra.push(`each ${node.item.items}`);
+  if (extra.length > 0) lines.push(extra.join(" · "));
+  return lines.map((l) => clip(l, NODE_MAX_CHARS));
+}
+
+/** Cut a line at `max` characters with "…" (code points, so a surrogate pair is never split). */
+export function clip(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
+}
+
+/** Width and height of a leaf node (a container's size comes from its body). */
+export function nodeSize(node: GraphNode): { width: number; height: number } {
+  const lines = nodeLines(node);
+  const chars = Math.max(...lines.map((l) => Array.from(l).length));
+  if (node.kind === "end") return { width: 48, height: 28 };
+  return { width: Math.max(NODE_MIN_WIDTH, Math.ceil(chars * CHAR_WIDTH + 2 * PADDING_X)), height: lines.length * LINE_HEIGHT + 12 };
+}
+
+/** Width and height of an edge label. */
+export function labelSize(edge: GraphEdge): { width: number; height: number } {
+  if (edge.label === undefined || edge.label === "") return { width: 0, height: 0 };
+  return { width: Math.ceil(Array.from(edge.label).length * CHAR_WIDTH * 0.9 + 8), height: LINE_HEIGHT };
+}
+
+/** Graphs with more nodes than this are ranked with dagre's "tight-tree" instead of "network-simplex" (docs/graph.md). */
+export const FAST_RANKING_ABOVE = 300;
+
+interface Box { x: number; y: number; width: number; height: number }
+
+/**
+ * Lay out a graph. Synchronous and deterministic; call it in a worker for big documents, and skip it
+ * when `graphShapeKey` has not changed since the last call. Never throws: a layout dagre cannot
+ * compute falls back to a plain column.
+ *
+ * Parallel bodies are laid out first, each in its own dagre graph; the parallel step then takes part in
+ * its parent's layout as one box that holds its body, its title above it. An edge between a body step and a step
+ * outside the body (a body step needing a step its parallel step needs) is ranked between the boxes
+ * that contain its ends and drawn from one end to the other over the container's border.
+ */
+export function layoutGraph(graph: WorkflowGraph, options: LayoutOptions = {}): GraphLayout {
+  try {
+    return layered(graph, options);
+  } catch {
+    return column(graph);
+  }
+}
+
+function layered(graph: WorkflowGraph, options: LayoutOptions): GraphLayout {
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  // dagre keeps nodes in plain objects: a step id like "toString" or "__proto__" would collide with
+  // their inherited properties, so dagre sees each node by its index instead.
+  const index = new Map(graph.nodes.map((n, i) => [n.id, `n${i}`]));
+  const key = (id: string) => index.get(id)!;
+  const scopeOf = (n: GraphNode) => (n.parent !== undefined && byId.has(n.parent) ? n.parent : "");
+  const members = new Map<string, GraphNode[]>();
+  for (const node of graph.nodes) {
+    const scope = scopeOf(node);
+    const list = members.get(scope);
+    if (list) list.push(node);
+    else members.set(scope, [node]);
+  }
+  const depth = (id: string): number => {
+    let d = 0;
+    for (let n = byId.get(id); n && scopeOf(n) !== "" && d <= graph.nodes.length; n = byId.get(scopeOf(n))) d++;
+    return d;
+  };
+  // The ancestor of a node (or the node itself) that lies directly in `scope`.
+  const inScope = (id: string, scope: string): string | undefined => {
+    let n = byId.get(id);
+    for (let guard = 0; n && guard <= graph.nodes.length; guard++) {
+      if (scopeOf(n) === scope) return n.id;
+      n = byId.get(scopeOf(n));
+    }
+    return undefined;
+  };
+  const ancestors = (id: string): string[] => {
+    const out: string[] = [];
+    let n = byId.get(id);
+    for (let guard = 0; n && guard <= graph.nodes.length; guard++) {
+      out.push(scopeOf(n));
+      if (scopeOf(n) === "") break;
+      n = byId.get(scopeOf(n));
+    }
+    return out;
+  };
+  // Each edge is laid out in the innermost scope holding both ends, between the boxes there that contain them.
+  const edgesOf = new Map<string, Array<{ index: number; v: string; w: string; direct: boolean }>>();
+  graph.edges.forEach((edge, index) => {
+    if (!byId.has(edge.from) || !byId.has(edge.to)) return;
+    const fromScopes = ancestors(edge.from);
+    const scope = ancestors(edge.to).find((s) => fromScopes.includes(s)) ?? "";
+    const a = inScope(edge.from, scope);
+    const b = inScope(edge.to, scope);
+    if (a === undefined || b === undefined || a === b) return;
+    const [v, w] = edge.back ? [b, a] : [a, b];
+    const list = edgesOf.get(scope) ?? [];
+    list.push({ index, v, w, direct: a === edge.from && b === edge.to });
+    edgesOf.set(scope, list);
+  });
+
+  // Relative positions (centre) of each node inside its scope, and each scope's size.
+  const local = new Map<string, Box>();
+  const size = new Map<string, { width: number; height: number }>();
+  const edgePoints = new Map<number, { scope: string; points: Point[]; label?: Point }>();
+  /** Where a body starts inside its container's box. */
+  const offsets = new Map<string, Point>();
+  // Bodies before the scopes holding them (a body's size is its container's size there).
+  const level = (scope: string) => (scope === "" ? 0 : depth(scope) + 1);
+  const scopes = [...members.keys()].sort((a, b) => level(b) - level(a) || (a < b ? -1 : a > b ? 1 : 0));
+  if (!scopes.includes("")) scopes.push("");
+  for (const scope of scopes) {
+    const nodes = members.get(scope) ?? [];
+    const g = new dagre.graphlib.Graph({ multigraph: true, directed: true });
+    g.setGraph({
+      rankdir: "TB", nodesep: options.nodeSpacing ?? 24, ranksep: options.rankSpacing ?? 40, edgesep: 12, marginx: 0, marginy: 0,
+      ranker: nodes.length > FAST_RANKING_ABOVE ? "tight-tree" : "network-simplex",
+    });
+    g.setDefaultEdgeLabel(() => ({}));
+    for (const node of nodes) g.setNode(key(node.id), size.get(node.id) ?? nodeSize(node));
+    for (const e of edgesOf.get(scope) ?? []) {
+      const edge = graph.edges[e.index];
+      g.setEdge(key(e.v), key(e.w), e.direct ? { ...labelSize(edge), labelpos: "c" } : {}, `e${e.index}`);
+    }
+    if (nodes.length > 0) dagre.layout(g);
+    let width = 0;
+    let height = 0;
+    for (const node of nodes) {
+      const n = g.node(key(node.id)) as { x: number; y: number; width: number; height: number };
+      local.set(node.id, { x: n.x - n.width / 2, y: n.y - n.height / 2, width: n.width, height: n.height });
+      width = Math.max(width, n.x + n.width / 2);
+      height = Math.max(height, n.y + n.height / 2);
+    }
+    for (const e of edgesOf.get(scope) ?? []) {
+      if (!e.direct) continue;
+      const laid = g.edge(key(e.v), key(e.w), `e${e.index}`) as { points?: Point[]; x?: number; y?: number } | undefined;
+      if (!laid?.points) continue;
+      const points = laid.points.map((p) => ({ x: p.x, y: p.y }));
+      if (graph.edges[e.index].back) points.reverse();
+      for (const p of points) { width = Math.max(width, p.x); height = Math.max(height, p.y); }
+      edgePoints.set(e.index, { scope, points, label: laid.x !== undefined && laid.y !== undefined ? { x: laid.x, y: laid.y } : undefined });
+    }
+    if (scope !== "") {
+      const owner = byId.get(scope)!;
+      const title = nodeSize(owner);
+      size.set(scope, { width: Math.max(title.width, width + 2 * CONTAINER_PAD), height: CONTAINER_HEADER + height + CONTAINER_PAD });
+      // centre the body under the title when the title is the wider
+      const shift = Math.max(0, (title.width - (width + 2 * CONTAINER_PAD)) / 2);
+      offsets.set(scope, { x: CONTAINER_PAD + shift, y: CONTAINER_HEADER });
+    } else {
+      size.set("", { width, height });
+    }
+  }
+
+  // Absolute positions: a scope's origin is its container's corner plus the body's offset.
+  const origin = new Map<string, Point>([["", { x: MARGIN, y: MARGIN }]]);
+  const absolute = new Map<string, LayoutNode>();
+  const place = (id: string): LayoutNode => {
+    const known = absolute.get(id);
+    if (known) return known;
+    const node = byId.get(id)!;
+    const scope = scopeOf(node);
+    const o = originOf(scope);
+    const b = local.get(id) ?? { x: 0, y: 0, width: 0, height: 0 };
+    const out = { id, x: o.x + b.x, y: o.y + b.y, width: b.width, height: b.height };
+    absolute.set(id, out);
+    return out;
+  };
+  const originOf = (scope: string): Point => {
+    const known = origin.get(scope);
+    if (known) return known;
+    const box = place(scope);
+    const off = offsets.get(scope) ?? { x: 0, y: 0 };
+    const o = { x: box.x + off.x, y: box.y + off.y };
+    origin.set(scope, o);
+    return o;
+  };
+  const nodes = graph.nodes.map((n) => place(n.id));
+  const edges: LayoutEdge[] = graph.edges.map((edge, index) => {
+    const laid = edgePoints.get(index);
+    let points: Point[];
+    let labelAt: Point | undefined;
+    if (laid) {
+      const o = originOf(laid.scope);
+      points = laid.points.map((p) => ({ x: p.x + o.x, y: p.y + o.y }));
+      if (laid.label) labelAt = { x: laid.label.x + o.x, y: laid.label.y + o.y };
+    } else {
+      points = across(absolute.get(edge.from), absolute.get(edge.to), edge.from === edge.to);
+    }
+    const out: LayoutEdge = { index, from: edge.from, to: edge.to, points };
+    if (edge.label !== undefined && edge.label !== "") out.labelAt = labelAt ?? midpoint(points);
+    return out;
+  });
+  const top = size.get("") ?? { width: 0, height: 0 };
+  return { engine: "dagre", width: Math.ceil(top.width + 2 * MARGIN), height: Math.ceil(top.height + 2 * MARGIN), nodes, edges };
+}
+
+const MARGIN = 8;
+
+/** An edge dagre did not route (between scopes, or a self loop): bottom of one box to the top of the other. */
+function across(a: LayoutNode | undefined, b: LayoutNode | undefined, self: boolean): Point[] {
+  if (!a || !b) return [{ x: 0, y: 0 }, { x: 0, y: 0 }];
+  if (self) {
+    const r = a.x + a.width;
+    return [{ x: r, y: a.y + a.height * 0.3 }, { x: r + 16, y: a.y + a.height * 0.3 }, { x: r + 16, y: a.y + a.height * 0.7 }, { x: r, y: a.y + a.height * 0.7 }];
+  }
+  const start = { x: a.x + a.width / 2, y: a.y + a.height };
+  const end = { x: b.x + b.width / 2, y: b.y };
+  if (end.y >= start.y) return [start, { x: start.x, y: (start.y + end.y) / 2 }, { x: end.x, y: (start.y + end.y) / 2 }, end];
+  // going up (a loop back edge): leave and enter on the sides
+  const s = { x: a.x, y: a.y + a.height / 2 };
+  const e = { x: b.x, y: b.y + b.height / 2 };
+  const left = Math.min(s.x, e.x) - 16;
+  return [s, { x: left, y: s.y }, { x: left, y: e.y }, e];
+}
+
+function midpoint(points: Point[]): Point {
+  if (points.length === 0) return { x: 0, y: 0 };
+  if (points.length % 2 === 1) return points[(points.length - 1) / 2];
+  const a = points[points.length / 2 - 1];
+  const b = points[points.length / 2];
+  return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+}
+
+/** The fallback: every node in one column, in the model's order (a container as a box of its own, above its body). */
+function column(graph: WorkflowGraph): GraphLayout {
+  let y = MARGIN;
+  let width = 0;
+  const nodes = graph.nodes.map((node) => {
+    const s = nodeSize(node);
+    const out = { id: node.id, x: MARGIN, y, width: s.width, height: s.height };
+    y += s.height + 24;
+    width = Math.max(width, s.width);
+    return out;
+  });
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const edges = graph.edges.map((edge, index) => {
+    const points = across(byId.get(edge.from), byId.get(edge.to), edge.from === edge.to);
+    const out: LayoutEdge = { index, from: edge.from, to: edge.to, points };
+    if (edge.label) out.labelAt = midpoint(points);
+    return out;
+  });
+  return { engine: "column", width: Math.ceil(width + 2 * MARGIN), height: Math.ceil(y + MARGIN), nodes, edges };
+}
