@@ -45,7 +45,7 @@ if (!flag("no-build")) {
     const r = spawnSync(process.execPath, [join(root, "scripts", "build.mjs"), "--production"], { cwd: root, stdio: "inherit" });
     if (r.status !== 0) process.exit(r.status ?? 1);
     mkdirSync(join(tmp, "prod"), { recursive: true });
-    for (const f of ["server.js", "cli.js"]) copyFileSync(join(root, "dist", f), join(tmp, "prod", f));
+    for (const f of ["server.js", "server-main.js", "cli.js"]) copyFileSync(join(root, "dist", f), join(tmp, "prod", f));
   }
   // the LSP series runs the built server; the in-process series a bundle of the same sources
   const r = spawnSync(process.execPath, [join(root, "scripts", "build.mjs")], { cwd: root, stdio: "inherit" });
@@ -115,7 +115,9 @@ const coldBase = ["--iterations", String(Math.min(iterations, COLD_ITERATIONS)),
 const prod = (f) => join(tmp, "prod", f);
 if (only.includes("coldstart")) {
   for (const format of formats) {
-    const servers = existsSync(prod("server.js")) ? [prod("server.js"), join(root, "dist", "server.js")] : [join(root, "dist", "server.js")];
+    // the production bundle as started by other editors, and as VS Code starts it (with a code cache folder)
+    const server = existsSync(prod("server.js")) ? prod("server.js") : join(root, "dist", "server.js");
+    const servers = [server, `${server}+cache`];
     plan.push(["coldstart.mjs", ["--format", format, "--steps", "1000", ...coldBase, "--ours", servers.join(",")]]);
   }
 }

@@ -7,10 +7,12 @@
 //   - our warm in-process figure: `analyzeText` + `toDiagnostics` of a fresh text in this (warmed-up) process.
 // The "floor" of every series is bare Node start-up + the warm figure of the same round, so each ratio is
 // cold start / (node -e 0 + warm). yaml-language-server reads the JSON document as YAML (JSON is YAML).
-//   --ours A.js,B.js                       our server bundles, each its own series (default dist/server.js);
-//                                          run.mjs passes the minified production build first, then dist/server.js
+//   --ours A.js,A.js+cache                 our server bundles, each its own series (default dist/server.js);
+//                                          `+cache`: started with a code cache folder (LWIR_CODE_CACHE_DIR, as the
+//                                          VS Code extension starts it), primed by one start before measuring
 //   --servers ours,yamlls-nodelay,yamlls   which servers to start (default all three)
 import { spawn } from "node:child_process";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { args, emit, interleave, readWorkload, require, round, median, summarize, timedSync, variant } from "../lib.mjs";
@@ -36,12 +38,18 @@ const yamlSettings = {
 };
 
 /** How a bundle is named in the results: the production build run.mjs keeps in bench/tmp/prod, or dist/. */
-const bundleName = (file) => (file.includes(join("bench", "tmp", "prod")) ? "production bundle, minified" : `${file.slice(root.length + 1)}`);
+const bundleName = (file) => (file.includes(join("bench", "tmp", "prod")) ? "production bundle" : `${file.slice(root.length + 1)}`);
+const CACHE_DIR = join(root, "bench", "tmp", "code-cache");
 const SERVERS = {
-  ...Object.fromEntries(oursBundles.map((file, k) => [`ours${k}`, {
-    tool: `ours (LSP, delay 0, ${bundleName(file)})`,
-    options: () => ({ serverPath: file, initializationOptions: { settings: { validation: { delay: 0 } } } }),
-  }])),
+  ...Object.fromEntries(oursBundles.map((entry, k) => {
+    const cached = entry.endsWith("+cache");
+    const file = cached ? entry.slice(0, -"+cache".length) : entry;
+    return [`ours${k}`, {
+      tool: `ours (LSP, delay 0, ${bundleName(file)}${cached ? ", code cache" : ""})`,
+      cached,
+      options: () => ({ serverPath: file, env: cached ? { LWIR_CODE_CACHE_DIR: CACHE_DIR } : undefined, initializationOptions: { settings: { validation: { delay: 0 } } } }),
+    }];
+  })),
   "yamlls-nodelay": {
     tool: "yaml-language-server (LSP, debounce removed)",
     options: () => yamllsOptions(["--require", join(here, "..", "yamlls-nodelay.cjs")]),
@@ -96,6 +104,21 @@ function warm(i) {
     const analysis = ours.analyzeText(text, a.format);
     ours.toDiagnostics(analysis, { uri, relatedInformation: true });
   });
+}
+
+// Code cache series: a fresh cache, written by one server that runs past serverLoader.ts's write delay.
+if (Object.values(SERVERS).some((s) => s.cached)) {
+  rmSync(CACHE_DIR, { recursive: true, force: true });
+  const server = Object.values(SERVERS).find((s) => s.cached);
+  const client = await LspClient.start({ pull: false, timeout: TIMEOUT, ...server.options() });
+  const uri = pathToFileURL(join(root, "bench", "tmp", `cold-prime.lwir.${a.format}`)).href;
+  client.open(uri, base, a.format);
+  await client.waitForNotification("textDocument/publishDiagnostics", (p) => p.uri === uri, TIMEOUT);
+  for (let waited = 0; !existsSync(CACHE_DIR) || readdirSync(CACHE_DIR).length === 0; waited += 250) {
+    if (waited > 30_000) throw new Error("the server wrote no code cache");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await client.stop();
 }
 
 // The warm figure is warm: many rounds before the first measured one.

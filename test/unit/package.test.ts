@@ -100,7 +100,7 @@ test("the .vsix holds exactly what a user needs", () => {
   const exact = [
     "[Content_Types].xml", "extension.vsixmanifest",
     "extension/package.json", "extension/readme.md", "extension/changelog.md", "extension/LICENSE.txt", "extension/images/icon.png",
-    "extension/dist/extension.js", "extension/dist/server.js", "extension/dist/cli.js",
+    "extension/dist/extension.js", "extension/dist/server.js", "extension/dist/server-main.js", "extension/dist/cli.js",
     "extension/dist/web/extension.js", "extension/dist/web/server.js",
     ...manifest.contributes.grammars.map((g: { path: string }) => `extension/${g.path.replace(/^\.\//, "")}`),
   ];
