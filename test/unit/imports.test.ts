@@ -21,11 +21,11 @@ interface Import {
   typeOnly: boolean;
 }
 
-/** Source files under `dir` (TypeScript and JavaScript), skipping test data. */
+/** Source files under `dir` (TypeScript and JavaScript), skipping test data and bench/tmp (ignored by git: the benchmark's bundles and copies). */
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).sort().flatMap((name) => {
     const full = join(dir, name);
-    if (statSync(full).isDirectory()) return name === "node_modules" || name === "corpus" || name === "fixtures" ? [] : sourceFiles(full);
+    if (statSync(full).isDirectory()) return name === "node_modules" || name === "corpus" || name === "fixtures" || full === join("bench", "tmp") ? [] : sourceFiles(full);
     return /\.(ts|mts|cts|js|mjs|cjs)$/.test(name) && !name.endsWith(".d.ts") ? [full] : [];
   });
 }
