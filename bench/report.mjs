@@ -90,11 +90,14 @@ export function targets(results) {
 function startupTargets(S, add, na) {
   for (const format of ["json", "yaml"]) {
     const cold = S.filter((s) => s.group === "startup" && s.name.startsWith("cold start") && s.format === format);
-    const ours = cold.find((s) => s.tool.startsWith("ours"));
+    const mine = cold.filter((s) => s.tool.startsWith("ours"));
+    const ours = mine[0];
     if (!ours) continue;
     const F = format.toUpperCase();
-    add(`${F} 1,000 cold start → first diagnostics ≤ 2× (node -e 0 + warm in-process): ${ours.tool}`,
-      `${fmt(ours.ratio_to_floor, 2)}× (${ms(ours.median_ms)} ms vs ${ms(ours.node_ms)} + ${ms(ours.warm_ms)} ms)`, ours.ratio_to_floor <= 2);
+    for (const s of mine) {
+      add(`${F} 1,000 cold start → first diagnostics ≤ 2× (node -e 0 + warm in-process): ${s.tool}`,
+        `${fmt(s.ratio_to_floor, 2)}× (${ms(s.median_ms)} ms vs ${ms(s.node_ms)} + ${ms(s.warm_ms)} ms)`, s.ratio_to_floor <= 2);
+    }
     for (const peer of cold.filter((s) => s.ours_ratio !== undefined)) {
       add(`${F} 1,000 cold start ≤ 0.5× ${peer.tool}`, `${fmt(peer.ours_ratio, 2)}× (${ms(ours.median_ms)} ms vs ${ms(peer.median_ms)} ms)`, peer.ours_ratio <= 0.5);
     }
