@@ -91,7 +91,32 @@ export function targets(results) {
     add("Memory 5,000 YAML: server RSS after opening < yaml-language-server's", `${fmt(memY.rss_after_open_mb, 0)} MB vs ${fmt(limit, 0)} MB${memYls ? "" : " (PEERS.md)"}`, memY.rss_after_open_mb < limit);
     add("Memory 5,000 YAML: after 30 edits and completions ≤ 1.5× after opening", `${fmt(memY.rss_after_edits_mb, 0)} / ${fmt(memY.rss_after_open_mb, 0)} MB = ${fmt(memY.rss_after_edits_mb / memY.rss_after_open_mb, 2)}×`, memY.rss_after_edits_mb <= 1.5 * memY.rss_after_open_mb);
   }
+  startupTargets(S, add, na);
   return out;
+}
+
+/** Issue 16's start-up targets: cold start against yaml-language-server and against node + warm; the CLI per file. */
+function startupTargets(S, add, na) {
+  for (const format of ["json", "yaml"]) {
+    const cold = S.filter((s) => s.group === "startup" && s.name.startsWith("cold start") && s.format === format);
+    const mine = cold.filter((s) => s.tool.startsWith("ours"));
+    const ours = mine[0];
+    if (!ours) continue;
+    const F = format.toUpperCase();
+    for (const s of mine) {
+      add(`${F} 1,000 cold start → first diagnostics ≤ 2× (node -e 0 + warm in-process): ${s.tool}`,
+        `${fmt(s.ratio_to_floor, 2)}× (${ms(s.median_ms)} ms vs ${ms(s.node_ms)} + ${ms(s.warm_ms)} ms)`, s.ratio_to_floor <= 2);
+    }
+    for (const peer of cold.filter((s) => s.ours_ratio !== undefined)) {
+      add(`${F} 1,000 cold start ≤ 0.5× ${peer.tool}`, `${fmt(peer.ours_ratio, 2)}× (${ms(ours.median_ms)} ms vs ${ms(peer.median_ms)} ms)`, peer.ours_ratio <= 0.5);
+    }
+  }
+  const cli = S.filter((s) => s.group === "startup" && s.tool.startsWith("ours CLI"));
+  if (cli.length === 0) na("CLI on many small files ≤ 2× read + parse per file", "not measured");
+  for (const s of cli) {
+    add(`CLI on ${s.files} small files: ${s.tool}, ${s.name} ≤ 2× read + parse without positions`,
+      `${fmt(s.ratio_to_floor, 2)}× (${ms(s.median_ms)} ms vs ${ms(s.floor.median_ms)} ms per file)`, s.ratio_to_floor <= 2);
+  }
 }
 
 export function renderMarkdown(results) {
@@ -118,7 +143,7 @@ export function renderMarkdown(results) {
 
   const sizes = [...new Set(S.map((s) => s.steps))].sort((a, b) => a - b);
   for (const format of ["json", "yaml"]) {
-    const rows = S.filter((s) => s.format === format);
+    const rows = S.filter((s) => s.format === format && s.group !== "startup");
     if (rows.length === 0) continue;
     lines.push(`## ${format.toUpperCase()}`, "");
     const names = [...new Set(rows.map((s) => `${s.tool} — ${s.name}`))];
@@ -129,6 +154,18 @@ export function renderMarkdown(results) {
         return s ? `${ms(s.median_ms)} / ${ms(s.p95_ms)} (${fmt(s.ratio_to_floor, 2)}×)` : "";
       });
       lines.push(`| ${label} | ${cells.join(" | ")} |`);
+    }
+    lines.push("");
+  }
+
+  const startup = S.filter((s) => s.group === "startup");
+  if (startup.length > 0) {
+    lines.push("## Start-up", "");
+    lines.push("Cold start: spawn → `initialize` → `initialized` → `didOpen` → first `publishDiagnostics` of a valid 1,000-step document; × is per round against bare `node -e 0` (spawn → exit) + our warm in-process text → diagnostics, both timed in the same rounds. The CLI: one `lwir validate` process on the conformance corpus copied 8 times, spawn → exit, per file; × is per round against a process that reads and parses the same files without positions.", "");
+    lines.push("| series | format | median / p95 ms | × | note |", "|---|---|---:|---:|---|");
+    for (const s of startup) {
+      const note = s.ours_ratio !== undefined ? `ours / this: ${fmt(s.ours_ratio, 2)}×` : s.files !== undefined && s.tool !== "floor" ? `${s.files} files, ${ms(s.total_ms)} ms in all, ${fmt(s.output_bytes / 1024, 0)} KiB output` : "";
+      lines.push(`| ${s.tool} — ${s.name} | ${s.format} | ${ms(s.median_ms)} / ${ms(s.p95_ms)} | ${fmt(s.ratio_to_floor, 2)} | ${note} |`);
     }
     lines.push("");
   }

@@ -8,10 +8,12 @@
 // noisy) largely cancels. Workloads come from bench/generate.mjs (ours). Writes bench/results.json
 // and bench/RESULTS.md.
 //
-//   node bench/run.mjs [--quick] [--sizes 100,1000] [--formats json,yaml] [--only floor,ours,ours-lsp,peers,yamlls-lsp]
+//   node bench/run.mjs [--quick] [--sizes 100,1000] [--formats json,yaml] [--only floor,ours,ours-lsp,peers,yamlls-lsp,graph,coldstart,cli-many]
 //                      [--iterations 30] [--warmup 5] [--no-build]   (--only graph: the workflow graph series alone)
+// coldstart (1,000 steps, whatever --sizes says) and cli-many (the conformance corpus copied 8 times) start
+// a process per measurement, so they run at most COLD_ITERATIONS measured rounds.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem, loadavg, platform, release } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,12 +34,19 @@ const option = (name, fallback) => {
 const quick = flag("quick");
 const sizes = option("sizes", quick ? "100,1000" : "10,100,1000,5000").split(",").map(Number);
 const formats = option("formats", "json,yaml").split(",");
-const only = option("only", "floor,ours,ours-lsp,peers,yamlls-lsp,graph").split(",");
+const only = option("only", "floor,ours,ours-lsp,peers,yamlls-lsp,graph,coldstart,cli-many").split(",");
 const iterations = Number(option("iterations", 30));
 const warmupDefault = Number(option("warmup", 5));
 
 mkdirSync(tmp, { recursive: true });
 if (!flag("no-build")) {
+  // Start-up series (coldstart, cli-many): also what ships, the minified production bundles, kept aside
+  if (only.includes("coldstart") || only.includes("cli-many")) {
+    const r = spawnSync(process.execPath, [join(root, "scripts", "build.mjs"), "--production"], { cwd: root, stdio: "inherit" });
+    if (r.status !== 0) process.exit(r.status ?? 1);
+    mkdirSync(join(tmp, "prod"), { recursive: true });
+    for (const f of ["server.js", "server-main.js", "cli.js"]) copyFileSync(join(root, "dist", f), join(tmp, "prod", f));
+  }
   // the LSP series runs the built server; the in-process series a bundle of the same sources
   const r = spawnSync(process.execPath, [join(root, "scripts", "build.mjs")], { cwd: root, stdio: "inherit" });
   if (r.status !== 0) process.exit(r.status ?? 1);
@@ -109,12 +118,29 @@ for (const steps of sizes) {
   }
 }
 
+// ---- start-up series (issue 16) ----
+const COLD_ITERATIONS = 15;
+const coldBase = ["--iterations", String(Math.min(iterations, COLD_ITERATIONS)), "--warmup", "2"];
+const prod = (f) => join(tmp, "prod", f);
+if (only.includes("coldstart")) {
+  for (const format of formats) {
+    // the production bundle as started by other editors, and as VS Code starts it (with a code cache folder)
+    const server = existsSync(prod("server.js")) ? prod("server.js") : join(root, "dist", "server.js");
+    const servers = [server, `${server}+cache`];
+    plan.push(["coldstart.mjs", ["--format", format, "--steps", "1000", ...coldBase, "--ours", servers.join(",")]]);
+  }
+}
+if (only.includes("cli-many")) {
+  const clis = existsSync(prod("cli.js")) ? [prod("cli.js"), join(root, "dist", "cli.js")] : [join(root, "dist", "cli.js")];
+  plan.push(["cli-many.mjs", ["--format", "mixed", "--steps", "0", ...coldBase, "--cli", clis.join(",")]]);
+}
+
 const started = Date.now();
 const series = [];
 for (const [script, base] of plan) {
   const steps = Number(base[base.indexOf("--steps") + 1]);
   const format = base[base.indexOf("--format") + 1];
-  const file = workload(steps, format);
+  const file = format === "mixed" ? "" : workload(steps, format);
   const t0 = Date.now();
   const got = await runWorker(script, [...base, "--file", file]);
   series.push(...got);

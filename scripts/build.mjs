@@ -18,9 +18,32 @@ const node = { bundle: true, platform: "node", format: "cjs", target: "node20", 
   define: { __LWIR_VERSION__: JSON.stringify(version), __LWIR_RULE_DOCS__: JSON.stringify(ruleDocs) } };
 const browser = { ...node, platform: "browser", target: "es2022", mainFields: ["browser", "module", "main"],
   conditions: ["browser"], define: { ...node.define, "process.env.NODE_ENV": '"production"' } };
+// Node built-ins that vscode-languageserver and vscode-jsonrpc require at start-up but use only for pipes,
+// sockets, random pipe names and resolving global modules (child_process, net, crypto): loading them
+// costs the server's cold start a few ms of its main thread for nothing over stdio or IPC. In the server
+// bundle they become a stand-in that loads the real module on first use (docs/benchmark.md, "Start-up").
+const LAZY_BUILTINS = /^(node:)?(child_process|net|crypto)$/;
+const lazyBuiltins = {
+  name: "lazy-builtins",
+  setup(b) {
+    b.onResolve({ filter: LAZY_BUILTINS }, (args) =>
+      args.importer.includes("node_modules") ? { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" } : undefined);
+    b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => ({
+      loader: "js",
+      contents: `let real; const load = () => (real ??= require("node:${args.path}"));
+module.exports = new Proxy({}, {
+  get: (_, key) => load()[key],
+  has: (_, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, key) => { const d = Reflect.getOwnPropertyDescriptor(load(), key); return d && { ...d, configurable: true }; },
+});`,
+    }));
+  },
+};
 const entries = [
   { ...node, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
-  { ...node, entryPoints: ["server/src/node.ts"], outfile: "dist/server.js" },
+  { ...node, entryPoints: ["server/src/serverLoader.ts"], outfile: "dist/server.js" },
+  { ...node, entryPoints: ["server/src/node.ts"], outfile: "dist/server-main.js", plugins: [lazyBuiltins] },
   { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] },
   { ...browser, entryPoints: ["server/src/browser.ts"], outfile: "dist/web/server.js", format: "iife" },
   { ...browser, entryPoints: ["client/src/browserExtension.ts"], outfile: "dist/web/extension.js", external: ["vscode"] },

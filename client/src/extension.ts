@@ -12,9 +12,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME, { log: true });
   context.subscriptions.push(outputChannel);
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
+  // A private folder for the server's V8 code cache (server/src/serverLoader.ts): faster cold starts.
+  const env = context.globalStorageUri.scheme === "file" ? { LWIR_CODE_CACHE_DIR: path.join(context.globalStorageUri.fsPath, "code-cache") } : {};
   const serverOptions: ServerOptions = {
-    run: { module, transport: TransportKind.ipc },
-    debug: { module, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6009"] } },
+    run: { module, transport: TransportKind.ipc, options: { env } },
+    debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ["--nolazy", "--inspect=6009"] } },
   };
   const quiet = new QuietTyping();
   context.subscriptions.push(quiet);

@@ -1,4 +1,5 @@
-// The language server in Node: `node dist/server.js --stdio` (any editor), or IPC / pipes / sockets
+// The language server in Node (dist/server-main.js, started by dist/server.js: serverLoader.ts):
+// `node dist/server.js --stdio` (any editor), or IPC / pipes / sockets
 // as vscode-languageserver picks from the arguments (`--node-ipc` when VS Code starts it).
 import {
   createConnection,
@@ -11,16 +12,10 @@ import {
   type Connection,
   type ConnectionOptions,
 } from "vscode-languageserver/node";
-import { setFlagsFromString } from "node:v8";
 import { OutstandingRequests } from "./lsp/outstandingRequests";
 import { startServer } from "./server";
 
-// Memory. By default V8 lets the heap grow to up to 4× what is live before the next full collection:
-// right for throughput, wrong for a language server, which validates in bursts, idles in between, and
-// shares the machine with the editor and its other servers. Growing by half of what is live keeps the
-// process near its working set (bench: a 5,000-step YAML workflow after 30 edits and completions) for
-// a few more full collections. V8 reads the flag at every collection, so it takes effect when set here.
-setFlagsFromString("--heap-growing-percent=50");
+// Heap settings (--heap-growing-percent) are made before this bundle is compiled: serverLoader.ts.
 
 const outstanding = new OutstandingRequests();
 const connection = connect();

@@ -21,7 +21,7 @@ interface Import {
   typeOnly: boolean;
 }
 
-/** Source files under `dir` (TypeScript and JavaScript), skipping test data. */
+/** Source files under `dir` (TypeScript and JavaScript), skipping test data and bench/tmp (ignored by git: the benchmark's bundles and copies). */
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).sort().flatMap((name) => {
     const full = join(dir, name);
