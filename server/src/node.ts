@@ -14,6 +14,7 @@ import {
 import { setFlagsFromString } from "node:v8";
 import { OutstandingRequests } from "./lsp/outstandingRequests";
 import { startServer } from "./server";
+import { NodeFileSource } from "./workspace/nodeFileSource";
 
 // Memory. By default V8 lets the heap grow to up to 4× what is live before the next full collection:
 // right for throughput, wrong for a language server, which validates in bursts, idles in between, and
@@ -81,4 +82,4 @@ if (process.env.LWIR_DEBUG_MEMORY === "1") {
   });
 }
 
-startServer(connection, { requestsOutstanding: () => outstanding.any });
+startServer(connection, { requestsOutstanding: () => outstanding.any, fileSources: [new NodeFileSource()] });
