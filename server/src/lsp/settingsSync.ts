@@ -41,7 +41,7 @@ export class SettingsSync {
     this.connection.onInitialized(session.notification("initialized", async () => {
       const client = this.client();
       if (client.configurationRequests && client.dynamicConfigurationRegistration) {
-        await this.connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
+        await this.connection.client.register(DidChangeConfigurationNotification.type, { section: [SETTINGS_SECTION, "files.exclude"] });
       }
       try {
         await this.refresh(undefined);
