@@ -8,7 +8,7 @@
 // noisy) largely cancels. Workloads come from bench/generate.mjs (ours). Writes bench/results.json
 // and bench/RESULTS.md.
 //
-//   node bench/run.mjs [--quick] [--sizes 100,1000] [--formats json,yaml] [--only floor,ours,ours-lsp,peers,yamlls-lsp]
+//   node bench/run.mjs [--quick] [--sizes 100,1000] [--formats json,yaml] [--only floor,ours,ours-lsp,peers,yamlls-lsp,workspace]
 //                      [--iterations 30] [--warmup 5] [--no-build]
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -32,7 +32,7 @@ const option = (name, fallback) => {
 const quick = flag("quick");
 const sizes = option("sizes", quick ? "100,1000" : "10,100,1000,5000").split(",").map(Number);
 const formats = option("formats", "json,yaml").split(",");
-const only = option("only", "floor,ours,ours-lsp,peers,yamlls-lsp").split(",");
+const only = option("only", "floor,ours,ours-lsp,peers,yamlls-lsp,workspace").split(",");
 const iterations = Number(option("iterations", 30));
 const warmupDefault = Number(option("warmup", 5));
 
@@ -98,6 +98,12 @@ for (const steps of sizes) {
       plan.push(["lsp.mjs", [...base, "--server", "yamlls"]]);
     }
   }
+}
+
+// The workspace scan (bench/workers/workspace.mjs): a 1,000-file folder against the CLI, and typing in a
+// 1,000-step JSON document while it is scanned; once per run, whatever the sizes.
+if (only.includes("workspace")) {
+  plan.push(["workspace.mjs", ["--format", "json", "--steps", "1000", "--iterations", String(Math.min(iterations, 15)), "--warmup", "2"]]);
 }
 
 const started = Date.now();
