@@ -290,6 +290,30 @@ describe("workspace scan, pulled workspace diagnostics", () => {
   });
 });
 
+describe("pulled workspace diagnostics and closed documents", () => {
+  test("with scope openFiles, closing a document sends an empty workspace report for it (VS Code forgets the document's own)", async () => {
+    const ws = makeWorkspace();
+    const client = await LspClient.start(startOptions(ws.root, { pull: true, initializationOptions: { settings: { ...SETTINGS, validation: { delay: 0, scope: "openFiles" } } } }));
+    try {
+      const file = ws.uri("flows/invalid.lwir.yaml");
+      client.open(file, toYaml(BROKEN));
+      const open = await client.pullDiagnostics(file);
+      assert.ok(open.items!.length > 0);
+      const pending = client.request<{ items: Array<{ kind: string; uri: string; items?: Diagnostic[] }> }>("workspace/diagnostic", { previousResultIds: [] });
+      await delay(200);
+      client.close(file);
+      const report = (await pending).items.find((r) => r.uri === file);
+      assert.equal(report?.kind, "full");
+      assert.deepEqual(report?.items, []);
+      // Nothing else: the scope is the open files.
+      assert.equal((await pending).items.length, 1);
+    } finally {
+      await client.stop();
+      rmSync(ws.root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("open documents validate at once; edits wait for the quiet period", () => {
   test("didOpen is not debounced, didChange is", async () => {
     const client = await LspClient.start({ initializationOptions: { settings: { validation: { delay: 3000 } } }, timeout: 2500 });

@@ -48,6 +48,8 @@ interface DiskReport {
   deleted: boolean;
   /** Push: how many diagnostics the client holds for it from us. */
   pushed: number;
+  /** Pull: a closed document's clearing, reported even to a client without a result id for it (see `closed`). */
+  announce?: boolean;
 }
 
 /** One scan of the workspace folders. */
@@ -432,7 +434,16 @@ export class WorkspaceScan {
   /** Closed: back to its disk text (saved or not), or cleared when the workspace is not in scope. */
   private closed(uri: string): void {
     if (!this.on || !this.takes(uri)) {
-      this.remove(uri);
+      if (this.pullMode) {
+        // VS Code, pulling workspace diagnostics, forgets a closed document's own report and keeps showing
+        // its last diagnostics until a workspace report says otherwise: say it.
+        this.bump(uri);
+        this.urgent.delete(uri);
+        this.reports.set(uri, { resultId: this.newResultId(), diagnostics: [], key: "[]", deleted: true, pushed: 0, announce: true });
+        this.wake();
+      } else {
+        this.remove(uri);
+      }
       return;
     }
     this.bump(uri);
@@ -485,7 +496,7 @@ export class WorkspaceScan {
     for (const [uri, report] of this.reports) {
       const had = known.get(uri);
       if (had === report.resultId || this.parts.documents.get(uri)) continue;
-      if (report.deleted && had === undefined) continue; // never seen by this client: nothing to clear
+      if (report.deleted && had === undefined && !report.announce) continue; // never seen by this client: nothing to clear
       items.push({ kind: DocumentDiagnosticReportKind.Full, uri, version: null, resultId: report.resultId, items: report.diagnostics });
     }
     return items;
