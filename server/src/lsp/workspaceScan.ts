@@ -67,6 +67,8 @@ interface Bulk {
 const MAX_YIELD_MS = 500;
 /** Progress messages at most this often. */
 const PROGRESS_EVERY_MS = 100;
+/** Pull: how long after a document closes its workspace report is sent (see `closed`). */
+const CLOSE_SETTLE_MS = 300;
 /** A workspace pull with nothing new to say is held at most this long (the client asks again after it). */
 const MAX_HOLD_MS = 5 * 60_000;
 
@@ -433,22 +435,33 @@ export class WorkspaceScan {
 
   /** Closed: back to its disk text (saved or not), or cleared when the workspace is not in scope. */
   private closed(uri: string): void {
-    if (!this.on || !this.takes(uri)) {
-      if (this.pullMode) {
-        // VS Code, pulling workspace diagnostics, forgets a closed document's own report and keeps showing
-        // its last diagnostics until a workspace report says otherwise: say it.
-        this.bump(uri);
-        this.urgent.delete(uri);
-        this.reports.set(uri, { resultId: this.newResultId(), diagnostics: [], key: "[]", deleted: true, pushed: 0, announce: true });
-        this.wake();
-      } else {
-        this.remove(uri);
-      }
+    this.bump(uri);
+    this.urgent.delete(uri);
+    if (!this.pullMode) {
+      this.afterClose(uri);
       return;
     }
-    this.bump(uri);
-    this.urgent.add(uri);
-    void this.pump();
+    // VS Code, pulling workspace diagnostics, pulls a closed document once more, drops that answer (the
+    // document is no longer visible), forgets the document's own report and from then on shows what the
+    // workspace reports say, but a workspace report that arrives while that last pull is in flight is
+    // ignored. So the file's next workspace report waits until the last pull is surely done.
+    const stamp = this.stamps.get(uri);
+    setTimeout(() => {
+      if (this.stamps.get(uri) === stamp && !this.parts.documents.get(uri)) this.afterClose(uri);
+    }, CLOSE_SETTLE_MS);
+  }
+
+  private afterClose(uri: string): void {
+    if (this.on && this.takes(uri)) {
+      this.urgent.add(uri);
+      void this.pump();
+    } else if (this.pullMode) {
+      // Out of scope: an empty report, sent even though the client has no result id for the file.
+      this.reports.set(uri, { resultId: this.newResultId(), diagnostics: [], key: "[]", deleted: true, pushed: 0, announce: true });
+      this.wake();
+    } else {
+      this.remove(uri);
+    }
   }
 
   // ---- pulled reports ------------------------------------------------------------------------------------

@@ -14,19 +14,12 @@ export const UNOPENED = "team/unopened.lwir.json";
 export const HANDOFF = "team/handoff.lwir.yaml";
 const BRANCH = "teammate";
 
-/** The teammate's version of a valid example: two models outside the permissions. */
+/** A valid example broken: its gpt-4o-mini models replaced by one outside the permissions. */
 const breakIt = (valid) => {
-  const broken = valid.replace(/model: gpt-4o-mini\n/g, "model: gpt-5-large\n");
+  const broken = valid.replace(/(model"?: "?)gpt-4o-mini/g, "$1gpt-5-large");
   if (broken === valid) throw new Error("prepareWorkspace: the example to break has no gpt-4o-mini model");
   return broken;
 };
-const UNOPENED_TEXT = `${JSON.stringify({
-  apiVersion: "littleworkflow.dev/v0.1",
-  kind: "Workflow",
-  metadata: { name: "unopened" },
-  steps: [{ id: "only", uses: "tool.call", needs: ["nowhere"], with: { tool: "search", args: { q: "x" } } }],
-}, null, 2)}\n`;
-
 function git(workspace, ...args) {
   execFileSync("git", ["-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid", "-c", "commit.gpgsign=false", ...args], { cwd: workspace, stdio: "pipe" });
 }
@@ -34,7 +27,7 @@ function git(workspace, ...args) {
 /** Before code-server starts: the two files, and a repository with the branch that breaks one. */
 export function prepareWorkspace(workspace) {
   mkdirSync(join(workspace, "team"), { recursive: true });
-  writeFileSync(join(workspace, UNOPENED), UNOPENED_TEXT);
+  writeFileSync(join(workspace, UNOPENED), breakIt(readFileSync(join(workspace, "release-notes.lwir.json"), "utf8")));
   const valid = readFileSync(join(workspace, "support-triage.lwir.yaml"), "utf8");
   writeFileSync(join(workspace, HANDOFF), valid);
   git(workspace, "init", "-q", "-b", "main");
