@@ -90,6 +90,7 @@ export class WorkspaceScan {
   private nextResultId = 1;
   /** Woken when a report changes or a scan ends (held workspace pulls wait on it). */
   private waiters = new Set<() => void>();
+  private cachedFilter: { files: object; editorExclude: readonly string[]; filter: FileFilter } | undefined;
   /** The `maxFiles` value the "too many files" notice was shown for (once per value). */
   private cappedAt = -1;
 
@@ -548,7 +549,13 @@ export class WorkspaceScan {
 
   private filter(): FileFilter {
     const { files } = this.parts.settings.current;
-    return new FileFilter({ include: files.include, exclude: files.exclude, editorExclude: this.parts.settings.editorExclude });
+    const editorExclude = this.parts.settings.editorExclude;
+    // Compiled once per settings (a git checkout sends thousands of events).
+    const cached = this.cachedFilter;
+    if (cached && cached.files === files && cached.editorExclude === editorExclude) return cached.filter;
+    const filter = new FileFilter({ include: files.include, exclude: files.exclude, editorExclude });
+    this.cachedFilter = { files, editorExclude, filter };
+    return filter;
   }
 
   /** Is this file one the scan checks: inside a folder, by name or include glob, not excluded? */
