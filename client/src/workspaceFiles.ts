@@ -1,10 +1,9 @@
 // The workspace scan without a disk (vscode.dev, virtual workspaces): the server asks, the extension finds
 // files with `vscode.workspace.findFiles` (which honours `files.exclude`) and reads them with
-// `vscode.workspace.fs`, the same bytes-to-text rules as the CLI (server/src/document/decode.ts). The server
-// applies node_modules/.git and `lwir.files.exclude` itself (server/src/lsp/clientFileSource.ts).
+// `vscode.workspace.fs`, decoded as strict UTF-8. The server applies the rest: node_modules/.git and
+// `lwir.files.exclude`, and a text holding NUL characters is a binary file (server/src/lsp/clientFileSource.ts).
 import * as vscode from "vscode";
 import type { BaseLanguageClient } from "vscode-languageclient";
-import { decodeSource } from "../../server/src/document/decode";
 import { FIND_FILES_REQUEST, READ_FILE_REQUEST, type FileContent, type FindFilesParams, type ReadFileParams } from "../../server/src/protocol";
 
 /** Answers the server's lwir/findFiles and lwir/readFile; call before `client.start()`. */
@@ -31,8 +30,13 @@ async function readFile(client: BaseLanguageClient, params: ReadFileParams): Pro
     const stat = await vscode.workspace.fs.stat(uri);
     if ((stat.type & vscode.FileType.File) === 0) return { kind: "unreadable", reason: stat.type & vscode.FileType.Directory ? "is a folder" : "not a regular file" };
     if (stat.size > params.maxSize) return { kind: "tooLarge", size: stat.size };
-    const decoded = decodeSource(await vscode.workspace.fs.readFile(uri));
-    return decoded.ok ? { kind: "text", text: decoded.text } : { kind: "unreadable", reason: decoded.reason };
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    try {
+      // ignoreBOM keeps a UTF-8 BOM in the text: YAML allows it, JSON does not (the parser says so).
+      return { kind: "text", text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes) };
+    } catch {
+      return { kind: "unreadable", reason: "not UTF-8 text" };
+    }
   } catch (error) {
     if (error instanceof vscode.FileSystemError && error.code === "FileNotFound") return { kind: "missing" };
     return { kind: "unreadable", reason: error instanceof Error ? error.message : String(error) };

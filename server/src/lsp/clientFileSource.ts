@@ -36,7 +36,10 @@ export class ClientFileSource implements WorkspaceFileSource {
     const params: ReadFileParams = { uri, maxSize };
     try {
       const content = await this.connection.sendRequest<FileContent>(READ_FILE_REQUEST, params);
-      return isFileContent(content) ? content : { kind: "unreadable", reason: "the editor gave no content" };
+      if (!isFileContent(content)) return { kind: "unreadable", reason: "the editor gave no content" };
+      // The client decodes strict UTF-8 only; NUL characters mean binary, as for files read from disk (document/decode.ts).
+      if (content.kind === "text" && content.text.includes("\0")) return { kind: "unreadable", reason: "binary file" };
+      return content;
     } catch (error) {
       return { kind: "unreadable", reason: error instanceof Error ? error.message : String(error) };
     }
