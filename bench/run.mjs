@@ -8,7 +8,8 @@
 // noisy) largely cancels. Workloads come from bench/generate.mjs (ours). Writes bench/results.json
 // and bench/RESULTS.md.
 //
-//   node bench/run.mjs [--quick] [--sizes 100,1000] [--formats json,yaml] [--only floor,ours,ours-lsp,peers,yamlls-lsp,graph,coldstart,cli-many]
+//   node bench/run.mjs [--quick] [--sizes 100,1000] [--formats json,yaml]
+//                      [--only floor,ours,ours-lsp,peers,yamlls-lsp,graph,coldstart,cli-many,workspace]
 //                      [--iterations 30] [--warmup 5] [--no-build]   (--only graph: the workflow graph series alone)
 // coldstart (1,000 steps, whatever --sizes says) and cli-many (the conformance corpus copied 8 times) start
 // a process per measurement, so they run at most COLD_ITERATIONS measured rounds.
@@ -34,7 +35,7 @@ const option = (name, fallback) => {
 const quick = flag("quick");
 const sizes = option("sizes", quick ? "100,1000" : "10,100,1000,5000").split(",").map(Number);
 const formats = option("formats", "json,yaml").split(",");
-const only = option("only", "floor,ours,ours-lsp,peers,yamlls-lsp,graph,coldstart,cli-many").split(",");
+const only = option("only", "floor,ours,ours-lsp,peers,yamlls-lsp,graph,coldstart,cli-many,workspace").split(",");
 const iterations = Number(option("iterations", 30));
 const warmupDefault = Number(option("warmup", 5));
 
@@ -133,6 +134,11 @@ if (only.includes("coldstart")) {
 if (only.includes("cli-many")) {
   const clis = existsSync(prod("cli.js")) ? [prod("cli.js"), join(root, "dist", "cli.js")] : [join(root, "dist", "cli.js")];
   plan.push(["cli-many.mjs", ["--format", "mixed", "--steps", "0", ...coldBase, "--cli", clis.join(",")]]);
+}
+// The workspace scan (bench/workers/workspace.mjs): a 1,000-file folder against the CLI, and typing in a
+// 1,000-step JSON document while it is scanned; once per run, whatever the sizes.
+if (only.includes("workspace")) {
+  plan.push(["workspace.mjs", ["--format", "json", "--steps", "1000", "--iterations", String(Math.min(iterations, 15)), "--warmup", "2"]]);
 }
 
 const started = Date.now();

@@ -4,6 +4,7 @@ import { LanguageClient } from "vscode-languageclient/browser";
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
 import { registerFeatures } from "./workflowVersionUi";
+import { serveWorkspaceFiles } from "./workspaceFiles";
 
 // A web worker global; the extension host in the browser has it, our tsconfig has no DOM library.
 declare const Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[2];
@@ -18,6 +19,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const quiet = new QuietTyping();
   context.subscriptions.push(quiet);
   client = new LanguageClient(CLIENT_ID, CLIENT_NAME, worker, clientOptions(outputChannel, quiet.middleware));
+  context.subscriptions.push(...serveWorkspaceFiles(client));
   await client.start();
   quiet.attach(client);
   registerFeatures(context, client);

@@ -16,9 +16,16 @@ export function clientOptions(outputChannel: vscode.LogOutputChannel, middleware
   return {
     documentSelector: [{ language: "json" }, { language: "jsonc" }, { language: "yaml" }],
     outputChannel,
-    synchronize: { configurationSection: SETTINGS_SECTION },
-    // Plain data: a WorkspaceConfiguration carries functions, which a web worker's postMessage cannot clone.
-    initializationOptions: { settings: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration(SETTINGS_SECTION))) as unknown },
+    // files.exclude too: the workspace scan honours it.
+    synchronize: { configurationSection: [SETTINGS_SECTION, "files.exclude"] },
+    initializationOptions: {
+      // Plain data: a WorkspaceConfiguration carries functions, which a web worker's postMessage cannot clone.
+      settings: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration(SETTINGS_SECTION))) as unknown,
+      // The workspace scan honours the editor's exclusions too (the server asks again when settings change).
+      filesExclude: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("files").get("exclude") ?? {})) as unknown,
+      // This client answers lwir/findFiles and lwir/readFile (workspaceFiles.ts), for folders the server cannot read.
+      workspaceFiles: true,
+    },
     middleware: withQuietTyping(middleware),
   };
 }

@@ -5,6 +5,7 @@ import { LanguageClient, TransportKind, type ServerOptions } from "vscode-langua
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
 import { registerFeatures } from "./workflowVersionUi";
+import { serveWorkspaceFiles } from "./workspaceFiles";
 
 let client: LanguageClient | undefined;
 
@@ -21,6 +22,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const quiet = new QuietTyping();
   context.subscriptions.push(quiet);
   client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions(outputChannel, quiet.middleware));
+  context.subscriptions.push(...serveWorkspaceFiles(client));
   await client.start();
   quiet.attach(client);
   registerFeatures(context, client);

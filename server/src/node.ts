@@ -14,6 +14,7 @@ import {
 } from "vscode-languageserver/node";
 import { OutstandingRequests } from "./lsp/outstandingRequests";
 import { startServer } from "./server";
+import { NodeFileSource } from "./workspace/nodeFileSource";
 
 // Heap settings (--heap-growing-percent) are made before this bundle is compiled: serverLoader.ts.
 
@@ -76,4 +77,4 @@ if (process.env.LWIR_DEBUG_MEMORY === "1") {
   });
 }
 
-startServer(connection, { requestsOutstanding: () => outstanding.any });
+startServer(connection, { requestsOutstanding: () => outstanding.any, fileSources: [new NodeFileSource()] });

@@ -61,3 +61,39 @@ export const ACTIVE_LWIR_CONTEXT = "lwir.activeEditorIsLwir";
 
 /** The kind of the fix-all source action: LSP's `source.fixAll`, narrowed to ours. */
 export const FIX_ALL_KIND = "source.fixAll.lwir";
+
+// ---- the workspace scan without a disk (the browser build, virtual workspaces) --------------------
+// The server asks the extension to find and read the files of a workspace folder it cannot reach
+// itself (server/src/lsp/clientFileSource.ts ↔ client/src/workspaceFiles.ts). A client that answers
+// these requests says so with `initializationOptions.workspaceFiles: true`.
+
+/** Request server → client: `FindFilesParams` → the URIs of the files found. */
+export const FIND_FILES_REQUEST = "lwir/findFiles";
+
+export interface FindFilesParams {
+  /** The workspace folder searched. */
+  folderUri: string;
+  /** Globs relative to the folder (`**` + `/*.lwir.{json,yaml,yml}`, and the user's `lwir.files.include`). */
+  include: string[];
+  /** At most this many URIs. */
+  maxResults: number;
+}
+
+/** Request server → client: `ReadFileParams` → `FileContent`. */
+export const READ_FILE_REQUEST = "lwir/readFile";
+
+export interface ReadFileParams {
+  uri: string;
+  /** Files larger than this many bytes are not read (`{kind: "tooLarge", size}`). */
+  maxSize: number;
+}
+
+/** One file's content as it was read. */
+export type FileContent =
+  | { kind: "text"; text: string }
+  /** Above the size limit: not read. */
+  | { kind: "tooLarge"; size: number }
+  /** There but not readable as text: binary, not UTF-8, a FIFO, a dangling link, a link loop, denied… */
+  | { kind: "unreadable"; reason: string }
+  /** Gone (deleted meanwhile). */
+  | { kind: "missing" };

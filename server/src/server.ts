@@ -4,6 +4,8 @@
 //   lsp/clientSupport.ts        what the client can do, read at `initialize`
 //   lsp/settingsSync.ts         the `lwir.*` settings, kept in step with the client
 //   lsp/diagnosticsPushPull.ts  diagnostics pushed after a quiet period (lsp/validationScheduler.ts) or pulled
+//   lsp/workspaceScan.ts        the LWIR files of the workspace folders, checked in the background
+//   lsp/watchedFiles.ts         … and followed on disk
 //   lsp/completionAndCodeActions.ts, lsp/outlineFeatures.ts, lsp/navigationFeatures.ts,
 //   lsp/signatureHelpFeature.ts: the features,
 //                               whose work is done in service/ as pure functions of the cached analysis
@@ -19,6 +21,10 @@ import { registerSignatureHelp } from "./lsp/signatureHelpFeature";
 import { Session } from "./lsp/requestGuards";
 import type { ServerParts } from "./lsp/serverParts";
 import { SettingsSync } from "./lsp/settingsSync";
+import { ClientFileSource } from "./lsp/clientFileSource";
+import { WatchedFiles } from "./lsp/watchedFiles";
+import { WorkspaceScan } from "./lsp/workspaceScan";
+import type { WorkspaceFileSource } from "./workspace/files";
 
 /** package.json's version, defined by scripts/build.mjs when bundling. */
 declare const __LWIR_VERSION__: string | undefined;
@@ -27,6 +33,8 @@ declare const __LWIR_VERSION__: string | undefined;
 export interface ServerOptions {
   /** True while a request has arrived whose response is not written yet (outstandingRequests.ts). */
   requestsOutstanding?: () => boolean;
+  /** Where the workspace scan finds and reads files it can reach itself (node.ts: the disk); the client is asked for the rest when it offers. */
+  fileSources?: WorkspaceFileSource[];
 }
 
 export function startServer(connection: Connection, options: ServerOptions = {}): void {
@@ -37,10 +45,25 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const workspace = new LwirWorkspace(documents, () => settings.current);
   const parts: ServerParts = { connection, documents, workspace, settings, session, client: () => client };
 
-  const diagnostics = new DiagnosticsPushPull({ ...parts, requestsOutstanding: options.requestsOutstanding ?? (() => false) });
+  const requestsOutstanding = options.requestsOutstanding ?? (() => false);
+  const fileSources = [...(options.fileSources ?? [])];
+  const workspaceScan = new WorkspaceScan({ ...parts, requestsOutstanding, fileSources });
+  const watchedFiles = new WatchedFiles(parts, workspaceScan);
+  const diagnostics = new DiagnosticsPushPull({ ...parts, requestsOutstanding, diskReport: (uri) => workspaceScan.diskReport(uri) });
   diagnostics.listen();
+  workspaceScan.listen();
+  watchedFiles.listen();
   settings.listen(session);
-  settings.onChange(() => diagnostics.revalidateAll());
+  settings.onChange(() => {
+    diagnostics.revalidateAll();
+    workspaceScan.settingsChanged();
+    void watchedFiles.update();
+  });
+  void settings.ready.then(() => {
+    if (session.phase !== "running") return;
+    workspaceScan.start();
+    void watchedFiles.update();
+  });
   const completionAndCodeActions = registerCompletionAndCodeActions(parts);
   const outline = registerOutlineFeatures(parts);
   const navigation = registerNavigationFeatures(parts);
@@ -50,8 +73,14 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     session.phase = "running";
     client = readClientSupport(params.capabilities);
     settings.initialize(params.initializationOptions);
+    workspaceScan.initialize(params);
+    // A client that finds and reads files for us (client/src/workspaceFiles.ts) serves the folders we cannot reach.
+    if ((params.initializationOptions as { workspaceFiles?: unknown } | null | undefined)?.workspaceFiles === true) {
+      fileSources.push(new ClientFileSource(connection, () => settings.current.files.include));
+    }
     return {
       capabilities: {
+        workspace: workspaceScan.capabilities(),
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental },
         ...completionAndCodeActions(client),
         ...outline,
@@ -66,6 +95,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   connection.onShutdown(() => {
     session.phase = "shutDown";
     diagnostics.shutdown();
+    workspaceScan.shutdown();
   });
 
   documents.listen(connection);

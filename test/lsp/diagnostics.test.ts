@@ -320,7 +320,8 @@ describe("settings", () => {
 
       const start = client.seq;
       client.notify("workspace/didChangeConfiguration", { settings: { lwir: { validation: { enable: false } } } });
-      const off = await client.waitForDiagnostics(uri, { after: start });
+      // (a publication of the first settings may still come after `start`: the document did not wait for them)
+      const off = await client.waitForDiagnostics(uri, { after: start, predicate: (d) => d.length === 0 });
       assert.deepEqual(off.diagnostics, []);
     } finally {
       await client.stop();
@@ -333,11 +334,13 @@ describe("settings", () => {
       const uri = fileUri("fetched.lwir.json");
       client.open(uri, json(BROKEN));
       await client.waitForDiagnostics(uri, { predicate: (d) => d.length === 2 });
-      assert.ok(client.serverRequests.some((m) => m.method === "workspace/configuration"));
+      // Asked after `initialized`; the opened document does not wait for it (it validates at once).
+      await client.waitFor((m) => m.method === "workspace/configuration", "a workspace/configuration request");
       client.configuration = { lwir: { validation: { enable: false } } };
       const start = client.seq;
       client.notify("workspace/didChangeConfiguration", { settings: null });
-      const off = await client.waitForDiagnostics(uri, { after: start });
+      // (a publication of the first settings may still come after `start`: the document did not wait for them)
+      const off = await client.waitForDiagnostics(uri, { after: start, predicate: (d) => d.length === 0 });
       assert.deepEqual(off.diagnostics, []);
     } finally {
       await client.stop();
@@ -439,7 +442,8 @@ describe("pull diagnostics (a client that advertises textDocument.diagnostic)", 
 
   test("the server declares a diagnostic provider and never pushes", async () => {
     assert.deepEqual(client.initializeResult.capabilities.diagnosticProvider,
-      { identifier: "lwir", interFileDependencies: false, workspaceDiagnostics: false });
+      // workspaceDiagnostics: the harness's pulling client declares `workspace.diagnostics` (docs/workspace.md)
+      { identifier: "lwir", interFileDependencies: false, workspaceDiagnostics: true });
     const uri = fileUri("pull/broken.lwir.json");
     const text = json(BROKEN);
     client.open(uri, text);
@@ -498,6 +502,8 @@ describe("cancellation", () => {
     try {
       const uri = fileUri("cancel-pull.lwir.json");
       client.open(uri, json(BROKEN));
+      // Opening validates at once; the quiet period applies to edits.
+      client.edit(uri, "model-z", "model-y");
       const { id, result } = client.startRequest("textDocument/diagnostic", { textDocument: { uri } });
       await delay(50);
       client.cancel(id);

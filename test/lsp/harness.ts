@@ -77,6 +77,8 @@ export interface StartOptions {
   nodeArgs?: string[];
   /** Extra environment variables for the server process (merged over this process's environment). */
   env?: Record<string, string>;
+  /** Sent as `workspaceFolders` in `initialize` (the workspace scan reads them); default none. */
+  workspaceFolders?: Array<{ uri: string; name: string }>;
 }
 
 /** One `textDocument/publishDiagnostics`, in arrival order. */
@@ -137,6 +139,7 @@ export class LspClient {
     client.initializeResult = await client.request<InitializeResult>("initialize", {
       processId: process.pid,
       rootUri: null,
+      ...(options.workspaceFolders ? { workspaceFolders: options.workspaceFolders } : {}),
       capabilities: mergeDeep(defaultCapabilities(options), options.capabilities ?? {}),
       initializationOptions: options.initializationOptions,
     });

@@ -171,12 +171,17 @@ describe("LwirWorkspace: one analysis per version, and the last good one", () =>
 
 describe("readSettings", () => {
   test("defaults", () => {
-    assert.deepEqual(readSettings(undefined), { validation: { enable: true, delay: 150 }, maxFileSize: 8388608, lint: { rules: {} } });
+    assert.deepEqual(readSettings(undefined), {
+      validation: { enable: true, delay: 150, scope: "workspace", maxFiles: 5000 },
+      files: { include: [], exclude: [] },
+      maxFileSize: 8388608,
+      lint: { rules: {} },
+    });
     assert.deepEqual(readSettings(null), DEFAULT_SETTINGS);
   });
 
   test("nested, dotted and wrapped shapes", () => {
-    const expected = { validation: { enable: false, delay: 0 }, maxFileSize: 1000, lint: { rules: {} } };
+    const expected = { validation: { enable: false, delay: 0, scope: "workspace", maxFiles: 5000 }, files: { include: [], exclude: [] }, maxFileSize: 1000, lint: { rules: {} } };
     assert.deepEqual(readSettings({ validation: { enable: false, delay: 0 }, maxFileSize: 1000 }), expected);
     assert.deepEqual(readSettings({ "validation.enable": false, "validation.delay": 0, maxFileSize: 1000 }), expected);
     assert.deepEqual(readSettings({ lwir: { validation: { enable: false, delay: 0 }, maxFileSize: 1000 } }), expected);
@@ -184,9 +189,22 @@ describe("readSettings", () => {
   });
 
   test("ill-typed values keep the base; missing values keep the base", () => {
-    const base = { validation: { enable: false, delay: 10 }, maxFileSize: 5, lint: { rules: { "lwir.parse_warning": "off" as const } } };
-    assert.deepEqual(readSettings({ validation: { enable: "no", delay: -1 }, maxFileSize: "big", lint: { rules: "all" } }, base), base);
-    assert.deepEqual(readSettings({ validation: { delay: 20 } }, base), { ...base, validation: { enable: false, delay: 20 } });
+    const base = {
+      validation: { enable: false, delay: 10, scope: "openFiles" as const, maxFiles: 7 },
+      files: { include: ["a/*.yaml"], exclude: ["b/**"] },
+      maxFileSize: 5,
+      lint: { rules: { "lwir.parse_warning": "off" as const } },
+    };
+    const illTyped = { validation: { enable: "no", delay: -1, scope: "everything", maxFiles: "many" }, files: { include: "x", exclude: [1] }, maxFileSize: "big", lint: { rules: "all" } };
+    assert.deepEqual(readSettings(illTyped, base), base);
+    assert.deepEqual(readSettings({ validation: { delay: 20 } }, base), { ...base, validation: { ...base.validation, delay: 20 } });
+  });
+
+  test("the workspace scan's settings: scope, maxFiles, files.include and files.exclude", () => {
+    const read = readSettings({ validation: { scope: "openFiles", maxFiles: 12.7 }, "files.include": ["flows/*.yaml"], files: { exclude: ["gen/**"] } });
+    assert.equal(read.validation.scope, "openFiles");
+    assert.equal(read.validation.maxFiles, 12);
+    assert.deepEqual(read.files, { include: ["flows/*.yaml"], exclude: ["gen/**"] });
   });
 
   test("lwir.lint.rules: our own codes with a known level are kept; anything else is dropped, never thrown on", () => {

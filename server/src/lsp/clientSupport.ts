@@ -18,6 +18,14 @@ export interface ClientSupport {
   diagnosticRefresh: boolean;
   /** How completion lists are sent (service/completionList.ts). */
   completionWire: CompletionWire;
+  /** The client pulls workspace diagnostics (`workspace/diagnostic`): files not open are reported that way, not pushed. */
+  workspaceDiagnostics: boolean;
+  /** The client lets us register file watchers (`workspace/didChangeWatchedFiles`). */
+  watchedFilesRegistration: boolean;
+  /** The client shows server-initiated work-done progress (`window/workDoneProgress/create`). */
+  workDoneProgress: boolean;
+  /** The client tells us when workspace folders are added or removed. */
+  workspaceFolderChanges: boolean;
 }
 
 /** Before `initialize`: what every client can take. */
@@ -29,6 +37,10 @@ export const BEFORE_INITIALIZE: ClientSupport = {
   codeDescription: false,
   diagnosticRefresh: false,
   completionWire: FULL_ITEMS,
+  workspaceDiagnostics: false,
+  watchedFilesRegistration: false,
+  workDoneProgress: false,
+  workspaceFolderChanges: false,
 };
 
 export function readClientSupport(capabilities: ClientCapabilities): ClientSupport {
@@ -44,5 +56,10 @@ export function readClientSupport(capabilities: ClientCapabilities): ClientSuppo
     codeDescription: (pullDiagnostics ? pullLinks ?? pushLinks : pushLinks) === true,
     diagnosticRefresh: capabilities.workspace?.diagnostics?.refreshSupport === true,
     completionWire: completionWireOf(capabilities),
+    // A pulling client that declares `workspace.diagnostics` (VS Code) pulls workspace reports too when offered.
+    workspaceDiagnostics: pullDiagnostics && capabilities.workspace?.diagnostics !== undefined,
+    watchedFilesRegistration: capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
+    workDoneProgress: capabilities.window?.workDoneProgress === true,
+    workspaceFolderChanges: capabilities.workspace?.workspaceFolders === true,
   };
 }

@@ -23,6 +23,8 @@ const SLOW_VALIDATION_MS = 1000;
 export interface DiagnosticsParts extends ServerParts {
   /** True while a request has arrived whose response is not written yet (outstandingRequests.ts). */
   requestsOutstanding: () => boolean;
+  /** The last report of a file that is not open, from the workspace scan (workspaceScan.ts). */
+  diskReport?: (uri: string) => { resultId: string; items: Diagnostic[] } | undefined;
 }
 
 export class DiagnosticsPushPull {
@@ -33,6 +35,8 @@ export class DiagnosticsPushPull {
   private readonly lastChange = new Map<string, number>();
   /** How many times each document has been opened: versions restart when it is reopened. */
   private readonly openCount = new Map<string, number>();
+  /** Opened and not validated yet: validated at once, since nothing is being typed yet (the delay is for edits). */
+  private readonly justOpened = new Set<string>();
 
   constructor(private readonly parts: DiagnosticsParts) {
     this.scheduler = new ValidationScheduler(parts.requestsOutstanding);
@@ -40,7 +44,7 @@ export class DiagnosticsPushPull {
 
   /** Spread into the initialize result: the pull provider, for clients that pull. */
   capabilities(client: ClientSupport): ServerCapabilities {
-    return client.pullDiagnostics ? { diagnosticProvider: { identifier: "lwir", interFileDependencies: false, workspaceDiagnostics: false } } : {};
+    return client.pullDiagnostics ? { diagnosticProvider: { identifier: "lwir", interFileDependencies: false, workspaceDiagnostics: client.workspaceDiagnostics } } : {};
   }
 
   listen(): void {
@@ -48,6 +52,7 @@ export class DiagnosticsPushPull {
     documents.onDidOpen(session.notification("didOpen", (event) => {
       const uri = event.document.uri;
       this.openCount.set(uri, (this.openCount.get(uri) ?? 0) + 1);
+      this.justOpened.add(uri);
     }));
     // Fired for didOpen and for every didChange.
     documents.onDidChangeContent(session.notification("didChange", (event) => this.changed(event.document.uri)));
@@ -73,9 +78,12 @@ export class DiagnosticsPushPull {
   }
 
   private changed(uri: string): void {
-    this.lastChange.set(uri, Date.now());
+    // didOpen comes first (onDidOpen, then onDidChangeContent): no quiet period before the first validation.
+    const opened = this.justOpened.delete(uri);
+    if (opened) this.lastChange.delete(uri);
+    else this.lastChange.set(uri, Date.now());
     if (this.parts.client().pullDiagnostics) return;
-    this.scheduler.schedule(uri, this.parts.settings.current.validation.delay, () => {
+    this.scheduler.schedule(uri, opened ? 0 : this.parts.settings.current.validation.delay, () => {
       try {
         this.publish(uri);
       } catch (error) {
@@ -87,6 +95,7 @@ export class DiagnosticsPushPull {
   private closed(uri: string): void {
     this.scheduler.cancel(uri);
     this.lastChange.delete(uri);
+    this.justOpened.delete(uri);
     this.parts.workspace.forget(uri);
     const last = this.published.get(uri);
     this.published.delete(uri);
@@ -145,7 +154,12 @@ export class DiagnosticsPushPull {
     await this.quietPeriod(uri, token);
     if (token.isCancellationRequested) throw cancelled();
     const document = this.parts.documents.get(uri);
-    if (!document) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
+    if (!document) {
+      // Not open (VS Code pulls once more right after a close): the workspace scan's report, if it has one.
+      const disk = this.parts.diskReport?.(uri);
+      if (disk && previousResultId === disk.resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId: disk.resultId };
+      return disk ? { kind: DocumentDiagnosticReportKind.Full, resultId: disk.resultId, items: disk.items } : { kind: DocumentDiagnosticReportKind.Full, items: [] };
+    }
     const resultId = `${this.openCount.get(uri) ?? 0}.${document.version}.${this.parts.settings.generation}`;
     if (previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
     return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.diagnosticsOf(uri) };

@@ -6,6 +6,12 @@
 // entries, which build their connections with these reader and writer wrappers.
 import { Message, type DataCallback, type MessageReader, type MessageWriter } from "vscode-languageserver";
 
+/**
+ * Requests the server holds open on purpose until it has something new to say (workspaceScan.ts): not
+ * waiting for anything, so nothing yields to them (else the workspace scan would crawl while one is held).
+ */
+const HELD_OPEN = new Set(["workspace/diagnostic"]);
+
 export class OutstandingRequests {
   private readonly ids = new Set<number | string>();
 
@@ -22,7 +28,7 @@ export class OutstandingRequests {
       onPartialMessage: inner.onPartialMessage,
       listen: (callback: DataCallback) =>
         inner.listen((message) => {
-          if (Message.isRequest(message)) this.ids.add(message.id ?? "");
+          if (Message.isRequest(message) && !HELD_OPEN.has(message.method)) this.ids.add(message.id ?? "");
           callback(message);
         }),
       dispose: () => inner.dispose(),

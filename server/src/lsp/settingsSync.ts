@@ -5,21 +5,30 @@
 import { DidChangeConfigurationNotification, type Connection } from "vscode-languageserver";
 import { SETTINGS_SECTION } from "../protocol";
 import { DEFAULT_SETTINGS, readSettings, type LwirSettings } from "../service/settings";
+import { excludeGlobs } from "../workspace/glob";
 import type { ClientSupport } from "./clientSupport";
 import type { Session } from "./requestGuards";
 
 export class SettingsSync {
   current: LwirSettings = DEFAULT_SETTINGS;
+  /** The editor's `files.exclude` globs (the workspace scan honours them too). */
+  editorExclude: readonly string[] = [];
+  /** Settles once the settings have been asked of the client after `initialized` (the workspace scan waits for it). */
+  readonly ready: Promise<void>;
+  private markReady!: () => void;
   /** Bumped whenever settings change, so pull result ids from before the change no longer match. */
   generation = 0;
   private readonly listeners: Array<() => void> = [];
 
-  constructor(private readonly connection: Connection, private readonly client: () => ClientSupport) {}
+  constructor(private readonly connection: Connection, private readonly client: () => ClientSupport) {
+    this.ready = new Promise((resolve) => { this.markReady = resolve; });
+  }
 
-  /** From `initialize`: `initializationOptions.settings`, or the options themselves. */
+  /** From `initialize`: `initializationOptions.settings` (or the options themselves) and `filesExclude`. */
   initialize(initializationOptions: unknown): void {
-    const options = initializationOptions as { settings?: unknown } | null | undefined;
+    const options = initializationOptions as { settings?: unknown; filesExclude?: unknown } | null | undefined;
     this.current = readSettings(options?.settings ?? options);
+    this.editorExclude = excludeGlobs(options?.filesExclude);
   }
 
   /** Called after each change of the settings. */
@@ -32,9 +41,13 @@ export class SettingsSync {
     this.connection.onInitialized(session.notification("initialized", async () => {
       const client = this.client();
       if (client.configurationRequests && client.dynamicConfigurationRegistration) {
-        await this.connection.client.register(DidChangeConfigurationNotification.type, { section: SETTINGS_SECTION });
+        await this.connection.client.register(DidChangeConfigurationNotification.type, { section: [SETTINGS_SECTION, "files.exclude"] });
       }
-      await this.refresh(undefined);
+      try {
+        await this.refresh(undefined);
+      } finally {
+        this.markReady();
+      }
     }));
     this.connection.onDidChangeConfiguration(session.notification("didChangeConfiguration", (params) => this.refresh(params.settings)));
   }
@@ -42,14 +55,19 @@ export class SettingsSync {
   /** Re-reads settings (asking the client when it can answer, else from the notification). */
   private async refresh(pushed: unknown): Promise<void> {
     let next = this.current;
+    let nextExclude = this.editorExclude;
     if (this.client().configurationRequests) {
-      const fetched: unknown = await this.connection.workspace.getConfiguration({ section: SETTINGS_SECTION });
+      const [fetched, filesExclude] = await this.connection.workspace.getConfiguration([{ section: SETTINGS_SECTION }, { section: "files.exclude" }]) as unknown[];
       next = readSettings(fetched, this.current);
+      if (filesExclude !== null && filesExclude !== undefined) nextExclude = excludeGlobs(filesExclude);
     } else if (pushed !== undefined) {
       next = readSettings(pushed, this.current);
+      const files = (pushed as { files?: { exclude?: unknown } } | null)?.files;
+      if (files?.exclude !== undefined) nextExclude = excludeGlobs(files.exclude);
     }
-    if (JSON.stringify(next) === JSON.stringify(this.current)) return;
+    if (JSON.stringify(next) === JSON.stringify(this.current) && JSON.stringify(nextExclude) === JSON.stringify(this.editorExclude)) return;
     this.current = next;
+    this.editorExclude = nextExclude;
     this.generation++;
     for (const listener of this.listeners) listener();
   }

@@ -381,6 +381,20 @@ export function tooLargeDiagnostic(size: number, limit: number): Diagnostic {
   };
 }
 
+/**
+ * A workspace file that could not be read as text (binary, not UTF-8, a FIFO, a dangling link, a link
+ * loop…): like a syntax error, nothing in it was validated, so it is reported under the parse code.
+ */
+export function unreadableDiagnostic(reason: string): Diagnostic {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Error,
+    source: SOURCE,
+    code: PARSE_CODE,
+    message: `This file could not be read as text (${reason}), so it was not validated.`,
+  };
+}
+
 /** What the user sees when analysing a document failed (a bug): an error at 0:0 instead of silence. */
 export function internalErrorDiagnostic(error: unknown): Diagnostic {
   const reason = error instanceof Error ? error.message : String(error);

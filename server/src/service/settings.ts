@@ -10,6 +10,16 @@ export interface LwirSettings {
     enable: boolean;
     /** Quiet period after the last edit before validating, in ms; 0 validates on the next tick. */
     delay: number;
+    /** "workspace": every LWIR file of the workspace folders, open or not; "openFiles": open documents only. */
+    scope: ValidationScope;
+    /** At most this many files of the workspace are checked without being open. */
+    maxFiles: number;
+  };
+  files: {
+    /** More globs (relative to a workspace folder) of files to look at besides `*.lwir.json|yaml|yml`. */
+    include: readonly string[];
+    /** Globs of files and folders the workspace scan leaves out (besides the editor's `files.exclude`). */
+    exclude: readonly string[];
   };
   /** Documents larger than this many bytes (UTF-8) get one notice instead of full analysis. */
   maxFileSize: number;
@@ -19,8 +29,11 @@ export interface LwirSettings {
   };
 }
 
+export type ValidationScope = "workspace" | "openFiles";
+
 export const DEFAULT_SETTINGS: LwirSettings = Object.freeze({
-  validation: Object.freeze({ enable: true, delay: 150 }),
+  validation: Object.freeze({ enable: true, delay: 150, scope: "workspace", maxFiles: 5000 }),
+  files: Object.freeze({ include: Object.freeze([]), exclude: Object.freeze([]) }),
   maxFileSize: 8 * 1024 * 1024,
   lint: Object.freeze({ rules: Object.freeze({}) }),
 }) as LwirSettings;
@@ -38,14 +51,28 @@ export function readSettings(raw: unknown, base: LwirSettings = DEFAULT_SETTINGS
   const delay = pick(root, ["validation", "delay"]);
   const maxFileSize = pick(root, ["maxFileSize"]);
   const rules = pick(root, ["lint", "rules"]);
+  const scope = pick(root, ["validation", "scope"]);
+  const maxFiles = pick(root, ["validation", "maxFiles"]);
+  const include = pick(root, ["files", "include"]);
+  const exclude = pick(root, ["files", "exclude"]);
   return {
     validation: {
       enable: typeof enable === "boolean" ? enable : base.validation.enable,
       delay: isCount(delay) ? Math.min(delay, MAX_DELAY) : base.validation.delay,
+      scope: scope === "workspace" || scope === "openFiles" ? scope : base.validation.scope,
+      maxFiles: isCount(maxFiles) ? Math.floor(maxFiles) : base.validation.maxFiles,
+    },
+    files: {
+      include: isStringList(include) ? include : base.files.include,
+      exclude: isStringList(exclude) ? exclude : base.files.exclude,
     },
     maxFileSize: isCount(maxFileSize) ? maxFileSize : base.maxFileSize,
     lint: { rules: isRecord(rules) ? readRuleLevels(rules) : base.lint.rules },
   };
+}
+
+function isStringList(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((g) => typeof g === "string");
 }
 
 function isCount(v: unknown): v is number {

@@ -11,6 +11,7 @@ import { parse as parseYaml } from "yaml";
 import { cliReport } from "../lib.mjs";
 import { GIF_NAME, authoringChecks } from "./authoring.mjs";
 import { LWIR_STATUS, NEUTRAL, Workbench, escapeRe, problemRows, suggestLabels } from "./workbench.mjs";
+import { workspaceChecks } from "./workspace.mjs";
 
 const BROKEN = "broken-review.lwir.yaml";
 const VALID = "release-notes.lwir.json";
@@ -91,6 +92,9 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     loaded = true;
   });
   if (!loaded) return false;
+
+  // ---- issue #16: files never opened, git checkout; then scope "openFiles" for the checks below ------------
+  await workspaceChecks({ page, wb, workspace, run, helpers: { expectedRows, report, waitForEqual } });
 
   // ---- the broken example ---------------------------------------------------------------------------
   const brokenReport = report(BROKEN);

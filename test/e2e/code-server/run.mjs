@@ -12,6 +12,7 @@ import { ARTIFACTS, Checks, ROOT, SCREENSHOTS, freshWorkspace, log, vscePackageA
 import { SCREENSHOT_NAMES, driveChecks } from "./drive.mjs";
 import { install } from "./install.mjs";
 import { startCodeServer } from "./server.mjs";
+import { prepareWorkspace } from "./workspace.mjs";
 
 const PART = "code-server";
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
@@ -106,6 +107,7 @@ async function main() {
     log(PART, `packaged ${vsix}: ${seconds(t)}`);
     t = Date.now();
     workspace = freshWorkspace(PART);
+    prepareWorkspace(workspace);
     server = await startCodeServer({ workspace, vsix, stateDir: STATE });
     cleanups.push(() => server.stop());
     log(PART, `code-server up (extension installed, /healthz answers): ${seconds(t)}; log ${server.logFile}`);
