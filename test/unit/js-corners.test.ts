@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeText } from "../../server/src/service/analysis";
 import { INHERITED_FUNCTION_NAME, toDiagnostics } from "../../server/src/service/diagnostics";
-import { aiStep, baseWorkflow, decisionStep, withSteps, type Json } from "./lwir-fixtures";
+import { aiStep, baseWorkflow, decisionStep, parallelStep, withSteps, type Json } from "./lwir-fixtures";
 
 /** "path code" of every finding, sorted, after checking the JSON and the YAML text agree. */
 function findingsOf(doc: Json): string[] {
@@ -67,6 +67,16 @@ describe(`${INHERITED_FUNCTION_NAME}: the editor warns where the runtime lets a 
       assert.deepEqual(warnings(text, format).map((w) => w.text), ["valueOf", "hasOwnProperty"]);
     });
   }
+  test("a call in a parallel body's step is read (the body is the parallel step's own steps)", () => {
+    const d = baseWorkflow();
+    d.steps.push(parallelStep("fan", [aiStep("branch", { with: { model: "model-a", prompt: "Handle {{ item }} {{ toString() }}" } })], { needs: ["write"] }));
+    for (const format of ["json", "yaml"] as const) {
+      const text = format === "json" ? JSON.stringify(d, null, 2) : YAML.stringify(d);
+      const analysis = analyzeText(text, format);
+      const found = toDiagnostics(analysis).filter((x) => x.code === INHERITED_FUNCTION_NAME).map((x) => (x.data as { path?: string }).path);
+      assert.deepEqual(found, [`$.steps[${d.steps.length - 1}].steps[0].with.prompt`], format);
+    }
+  });
   test("a document with no such call has no warning (every example workflow shape)", () => {
     assert.deepEqual(warnings(JSON.stringify(baseWorkflow(), null, 2), "json"), []);
   });

@@ -43,8 +43,9 @@ export function findInheritedCalls(value: unknown): InheritedCall[] {
         if (isObject(w)) {
           visit(w.items, [...path, "with", "items"], out);
           visit(w.itemKey, [...path, "with", "itemKey"], out);
-          if (Array.isArray(w.steps)) lists.push([w.steps, [...path, "with", "steps"]]);
         }
+        // the body is the parallel step's own `steps` (catalog 4), beside its `with`
+        if (Array.isArray(step.steps)) lists.push([step.steps, [...path, "steps"]]);
       } else {
         walkStrings(w, [...path, "with"], out);
       }
