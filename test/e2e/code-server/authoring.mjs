@@ -19,6 +19,35 @@ const MODEL = "gpt-4o-mini";
 const FIRST = "classify";
 const SECOND = "summarize";
 const TYPO = "clasify";
+/** A valid workflow whose second step reads the first one's declared `summary` (authoring 7 misspells it). */
+const TYPED_FILE = "typed.lwir.yaml";
+const TYPED = `apiVersion: littleworkflow.dev/v0.1
+kind: Workflow
+metadata:
+  name: summary
+input:
+  schema: {type: object, properties: {ticket: {type: string}}}
+output:
+  schema: true
+permissions:
+  models: [gpt-4o]
+steps:
+  - id: summarize
+    uses: ai.generate
+    with:
+      model: gpt-4o
+      prompt: "Summarize {{ input.ticket }}"
+    output:
+      mode: object
+      schema: {type: object, properties: {summary: {type: string, description: The summary}}, required: [summary]}
+  - id: report
+    uses: ai.generate
+    needs: [summarize]
+    with:
+      model: gpt-4o
+      prompt: "Report on {{ steps.summarize.output.summary }}"
+    output: {mode: text}
+`;
 
 const { GIFEncoder, applyPalette, quantize } = gifenc;
 const { PNG } = pngjs;
@@ -420,6 +449,40 @@ export async function authoringChecks({ page, wb, workspace, run, screenshots, h
     for (const want of [`"model": "${model}",`, '"prompt": "Summarize the ticket"']) {
       if (!step.includes(want)) throw new Error(`the new step lacks ${json(want)}:\n${step}`);
     }
+  });
+
+  await run("authoring 7: a misspelt output property the runtime lets through is a warning on the name; Ctrl+. offers \"Change to summary\" first; applied, no problem", async () => {
+    await wb.escape();
+    if ((await page.locator(".tab.dirty").count()) > 0) await wb.command("View: Revert and Close Editor");
+    writeFileSync(file(TYPED_FILE), TYPED);
+    await openFromExplorer(TYPED_FILE);
+    await wb.showProblems();
+    await focusEditor(TYPED_FILE);
+    await valid();
+    const lines = TYPED.split("\n");
+    const i = lines.findIndex((l) => l.includes("output.summary }}"));
+    const col = lines[i].indexOf("summary }}");
+    await wb.goto(i + 1, col + 1);
+    for (let k = 0; k < "summary".length; k++) await page.keyboard.press("Shift+ArrowRight");
+    await page.keyboard.type("sumary");
+    await suggestClosed();
+    await page.keyboard.press("Control+Home"); // a cursor move: the warning shows now, not after a pause
+    const typed = await save(TYPED_FILE, TYPED);
+    if (typed.split("\n")[i] !== lines[i].replace("summary }}", "sumary }}")) throw new Error(`the typed line is ${json(typed.split("\n")[i])}`);
+    await waitForEqual(page, problemSeverities, [{ severity: "warning", code: "lwir.unknown_property" }], "one warning, the misspelt property");
+    const r = report(TYPED_FILE);
+    if (!r.workflowVersion || r.findings.length) throw new Error(`the CLI should find the file valid: ${json(r.findings)}`);
+    const notice = (r.notices ?? []).find((n) => n.code === "lwir.unknown_property");
+    if (!notice || notice.range.start.line !== i || typed.split("\n")[i].slice(notice.range.start.character, notice.range.end.character) !== "sumary") {
+      throw new Error(`the CLI's notice is not on the name: ${json(r.notices)}`);
+    }
+    await wb.goto(i + 1, col + 3);
+    await page.locator(".monaco-editor.focused .squiggly-warning").first().waitFor();
+    const fix = await firstAction(/^Change to summary/);
+    await apply(fix);
+    await waitForEqual(page, problemSeverities, [], "no problem once the name is changed");
+    const fixed = await save(TYPED_FILE, typed);
+    if (fixed !== TYPED) throw new Error(`after the fix the file is not the original:\n${fixed}`);
   });
 
   // The GIF (only the YAML part is recorded), then the workbench as the other checks left it.
