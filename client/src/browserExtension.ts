@@ -3,6 +3,7 @@ import * as vscode from "vscode";
 import { LanguageClient } from "vscode-languageclient/browser";
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
+import { registerGraphView } from "./graphPanel";
 import { registerFeatures } from "./workflowVersionUi";
 
 // A web worker global; the extension host in the browser has it, our tsconfig has no DOM library.
@@ -21,6 +22,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   await client.start();
   quiet.attach(client);
   registerFeatures(context, client);
+  registerGraphView(context, client, outputChannel);
 }
 
 export async function deactivate(): Promise<void> {

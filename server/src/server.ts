@@ -4,13 +4,14 @@
 //   lsp/clientSupport.ts        what the client can do, read at `initialize`
 //   lsp/settingsSync.ts         the `lwir.*` settings, kept in step with the client
 //   lsp/diagnosticsPushPull.ts  diagnostics pushed after a quiet period (lsp/validationScheduler.ts) or pulled
-//   lsp/completionAndCodeActions.ts, lsp/outlineFeatures.ts, lsp/navigationFeatures.ts: the features,
+//   lsp/completionAndCodeActions.ts, lsp/outlineFeatures.ts, lsp/navigationFeatures.ts, lsp/graphFeatures.ts: the features,
 //                               whose work is done in service/ as pure functions of the cached analysis
 import { TextDocumentSyncKind, TextDocuments, type Connection, type InitializeResult } from "vscode-languageserver";
 import { LwirWorkspace } from "./service/workspace";
 import { lazyTextDocuments } from "./lazyTextDocument";
 import { BEFORE_INITIALIZE, readClientSupport, type ClientSupport } from "./lsp/clientSupport";
 import { registerCompletionAndCodeActions } from "./lsp/completionAndCodeActions";
+import { registerGraphFeatures } from "./lsp/graphFeatures";
 import { DiagnosticsPushPull } from "./lsp/diagnosticsPushPull";
 import { registerNavigationFeatures } from "./lsp/navigationFeatures";
 import { registerOutlineFeatures } from "./lsp/outlineFeatures";
@@ -42,6 +43,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const completionAndCodeActions = registerCompletionAndCodeActions(parts);
   const outline = registerOutlineFeatures(parts);
   const navigation = registerNavigationFeatures(parts);
+  registerGraphFeatures(parts);
 
   connection.onInitialize((params): InitializeResult => {
     session.phase = "running";
