@@ -122,7 +122,18 @@ export interface DrawState {
 export function nodeTitle(node: GraphNode): string {
   const head = node.kind === "missing" ? `${node.label}: names no step` : node.kind === "end" ? "end" : `${node.label} (${node.uses ?? "no uses"})`;
   const problem = node.problem === "duplicateId" ? ["a second step with this id"] : node.problem === "invalidId" ? ["the step has no valid id"] : [];
-  return [head, ...problem, ...node.findings.messages].join("\n");
+  const fan = node.container ? [fanOutText(node), fanInText(node)] : [];
+  return [head, ...fan, ...problem, ...node.findings.messages].join("\n");
+}
+
+function fanOutText(node: GraphNode): string {
+  const item = node.item;
+  return item?.items !== undefined ? `fan-out: each ${item.items}${item.itemKey ? ` by ${item.itemKey}` : ""}` : "fan-out: each branch";
+}
+
+function fanInText(node: GraphNode): string {
+  const fanIn = node.fanIn;
+  return `fan-in${fanIn?.order ? `: ${fanIn.order}` : ""}${fanIn?.output ? ` · ${fanIn.output}` : ""}${fanIn?.outputStep ? ` ← ${fanIn.outputStep}` : ""}`;
 }
 
 /**
@@ -205,12 +216,9 @@ function drawContainer(node: GraphNode, box: LayoutNode): VNode[] {
   const out: VNode[] = [el("title", {}, undefined, nodeTitle(node)), el("rect", { class: "group", x, y, width, height, rx: 8, ry: 8 })];
   const head = clip(`${usesGlyph(node.uses)} ${node.label} · parallel${node.outputMode ? ` · ${node.outputMode}` : ""}`, Math.max(8, Math.floor((width - 16) / 7.2)));
   out.push(el("text", { x: x + 8, y: y + 4 + LINE_HEIGHT / 2, class: "id" }, undefined, head));
-  const item = node.item;
-  const fanOut = item?.items !== undefined ? `fan-out: each ${item.items}${item.itemKey ? ` by ${item.itemKey}` : ""}` : "fan-out: each branch";
+  const fanOut = fanOutText(node);
   out.push(el("g", { class: "fan fan-out" }, [el("text", { x: x + 8, y: y + 4 + LINE_HEIGHT * 1.5 }, undefined, clip(fanOut, Math.max(8, Math.floor((width - 16) / 7.2))))]));
-  const fanIn = node.fanIn;
-  const inText = `fan-in${fanIn?.order ? `: ${fanIn.order}` : ""}${fanIn?.output ? ` · ${fanIn.output}` : ""}${fanIn?.outputStep ? ` ← ${fanIn.outputStep}` : ""}`;
-  const inClipped = clip(inText, Math.max(8, Math.floor((width - 24) / 7.2)));
+  const inClipped = clip(fanInText(node), Math.max(8, Math.floor((width - 24) / 7.2)));
   const w = Array.from(inClipped).length * 7.2 + 8;
   out.push(el("g", { class: "fan fan-in" }, [
     el("rect", { x: x + 8, y: y + height - 8, width: w, height: 14 }),
@@ -229,7 +237,7 @@ export function edgePath(points: readonly Point[], back = false): string {
     // a loop drawn straight would hide under forward edges: bend it to the side
     const [a, b] = p;
     const bow = Math.max(30, Math.abs(b.y - a.y) / 3);
-    return `M${a.x},${a.y} C${a.x + bow},${a.y} ${b.x + bow},${b.y} ${b.x},${b.y}`;
+    return `M${a.x},${a.y} C${round(a.x + bow)},${a.y} ${round(b.x + bow)},${b.y} ${b.x},${b.y}`;
   }
   let d = `M${p[0].x},${p[0].y}`;
   if (p.length === 2) return `${d} L${p[1].x},${p[1].y}`;
