@@ -197,6 +197,23 @@ describe("the webview's drawing (webview/graph/view.ts)", () => {
     assert.deepEqual(textsOf(end), ["end"]);
   });
 
+  test("an edge into a container runs from border to border; a container leaves room for its header above its body", () => {
+    const tree = drawGraph(data);
+    const edge = find(tree, (n) => hasClass(n, "edge") && n.attrs["data-from"] === "fetch" && n.attrs["data-to"] === "fan")[0];
+    const d = String(find(edge, (n) => n.tag === "path")[0].attrs.d);
+    const [x1, y1, x2, y2] = /^M([\d.-]+),([\d.-]+) L([\d.-]+),([\d.-]+)$/.exec(d)!.slice(1).map(Number);
+    const group = find(find(tree, (n) => n.attrs["data-id"] === "fan")[0], (n) => n.tag === "rect" && hasClass(n, "group"))[0].attrs;
+    const fetch = data.layout.nodes.find((n) => n.id === "fetch")!;
+    const onBorder = (x: number, y: number, b: { x: number; y: number; width: number; height: number }) =>
+      (Math.abs(x - b.x) < 0.2 || Math.abs(x - b.x - b.width) < 0.2 || Math.abs(y - b.y) < 0.2 || Math.abs(y - b.y - b.height) < 0.2)
+      && x >= b.x - 0.2 && x <= b.x + b.width + 0.2 && y >= b.y - 0.2 && y <= b.y + b.height + 0.2;
+    assert.ok(onBorder(x1, y1, fetch), `${d} starts on fetch's border ${JSON.stringify(fetch)}`);
+    const box = { x: Number(group.x), y: Number(group.y), width: Number(group.width), height: Number(group.height) };
+    assert.ok(onBorder(x2, y2, box), `${d} ends on the container's border ${JSON.stringify(box)}`);
+    const one = data.layout.nodes.find((n) => n.id === "fan.one")!;
+    assert.ok(one.y - box.y >= 40, `the body starts ${one.y - box.y} below the container's top`);
+  });
+
   test("a step shows its type glyph, model, output mode, maxVisits badge, and findings (border, count, messages)", () => {
     const tree = drawGraph(data);
     const review = find(tree, (n) => n.attrs["data-id"] === "review")[0];

@@ -71,7 +71,7 @@ export function usesGlyph(uses: string | undefined): string {
     case "tool.call": return "⚙";
     case "code.run": return "λ";
     case "decision": return "◆";
-    case "parallel": return "⫼";
+    case "parallel": return "∥";
     case undefined: return "?";
     default: return "•";
   }
@@ -154,13 +154,26 @@ export function drawGraph(data: GraphData, state: DrawState = {}): VNode {
     if (state.selected === node.id) classes.push("selected");
     if (state.matches?.has(node.id)) classes.push("match");
     const attrs = { class: classes.join(" "), "data-id": node.id, tabindex: -1, role: "button", "aria-label": nodeTitle(node).split("\n")[0] };
-    if (node.container) containers.push(el("g", attrs, drawContainer(node, box)));
+    if (node.container) containers.push(el("g", attrs, drawContainer(node, containerBox(node, box, graph, boxes))));
     else nodes.push(el("g", attrs, drawNode(node, box)));
   }
   const edges: VNode[] = [];
+  const isContainer = new Set(graph.nodes.filter((n) => n.container).map((n) => n.id));
   graph.edges.forEach((edge, i) => {
     const laid = layout.edges[i];
-    if (laid) edges.push(drawEdge(edge, laid.points, laid.labelAt));
+    if (!laid) return;
+    // The layout does not route edges into a container (a parallel step's own needs): a straight line
+    // between the two boxes' borders instead of their centres.
+    const from = boxes.get(edge.from);
+    const to = boxes.get(edge.to);
+    if ((isContainer.has(edge.from) || isContainer.has(edge.to)) && from && to) {
+      const a = isContainer.has(edge.from) ? containerBox(graph.nodes.find((n) => n.id === edge.from)!, from, graph, boxes) : from;
+      const b = isContainer.has(edge.to) ? containerBox(graph.nodes.find((n) => n.id === edge.to)!, to, graph, boxes) : to;
+      const points = borderLine(a, b);
+      edges.push(drawEdge(edge, points, edge.label ? { x: (points[0].x + points[1].x) / 2, y: (points[0].y + points[1].y) / 2 } : undefined));
+    } else {
+      edges.push(drawEdge(edge, laid.points, laid.labelAt));
+    }
   });
   const defs = el("defs", {}, [marker("arrow", ""), marker("arrow-back", "back"), marker("arrow-dangling", "dangling")]);
   return el("g", { class: "lwir-graph" }, [defs, el("g", { class: "containers" }, containers), el("g", { class: "edges" }, edges), el("g", { class: "nodes" }, nodes)]);
@@ -209,6 +222,34 @@ function errorBadge(errors: number, right: number, bottom: number): VNode {
     el("circle", { cx: right - 2, cy: bottom - 2, r: 8 }),
     el("text", { x: right - 2, y: bottom - 2 }, undefined, errors > 99 ? "99+" : String(errors)),
   ]);
+}
+
+/** Room for a container's two header lines above its body: its box, grown upwards where the body starts too high. */
+export function containerBox(node: GraphNode, box: LayoutNode, graph: WorkflowGraph, boxes: Map<string, LayoutNode>): LayoutNode {
+  let top = Infinity;
+  for (const n of graph.nodes) {
+    if (n.parent !== node.id) continue;
+    const b = boxes.get(n.id);
+    if (b) top = Math.min(top, b.y);
+  }
+  if (top === Infinity) return box;
+  const header = 2 * LINE_HEIGHT + 8;
+  const grow = Math.max(0, header - (top - box.y));
+  return grow === 0 ? box : { ...box, y: box.y - grow, height: box.height + grow };
+}
+
+/** The straight line between two boxes, from border to border (on the line between their centres). */
+export function borderLine(a: LayoutNode, b: LayoutNode): Point[] {
+  const ca = { x: a.x + a.width / 2, y: a.y + a.height / 2 };
+  const cb = { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  const exit = (box: LayoutNode, from: Point, to: Point): Point => {
+    const dx = to.x - from.x;
+    const dy = to.y - from.y;
+    if (dx === 0 && dy === 0) return from;
+    const t = Math.min(dx === 0 ? Infinity : box.width / 2 / Math.abs(dx), dy === 0 ? Infinity : box.height / 2 / Math.abs(dy));
+    return { x: round(from.x + dx * Math.min(1, t)), y: round(from.y + dy * Math.min(1, t)) };
+  };
+  return [exit(a, ca, cb), exit(b, cb, ca)];
 }
 
 function drawContainer(node: GraphNode, box: LayoutNode): VNode[] {
