@@ -125,7 +125,11 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
     const drawMs = performance.now() - started;
     const editToDrawMs = message.editAt !== undefined ? Date.now() - message.editAt : undefined;
     if (editToDrawMs !== undefined) document.body.dataset.editToDrawMs = String(Math.round(editToDrawMs));
-    vscode.postMessage({ type: "drawn", version: result.version, nodes: result.graph.nodes.length, drawMs, editToDrawMs });
+    // counted from the page, not from the message: what is on screen
+    const steps = viewport.querySelectorAll("g.step[data-id]").length;
+    const nodes = viewport.querySelectorAll("[data-id]").length;
+    const edges = Array.from(viewport.querySelectorAll<SVGGElement>("g.edge"), (e) => `${e.dataset.from}->${e.dataset.to}:${e.classList[1]}`);
+    vscode.postMessage({ type: "drawn", drawn: { uri: result.uri, version: result.version, parseOk: result.parseOk, steps, nodes, edges }, drawMs, editToDrawMs });
   } else if (message.type === "select") {
     if (selected === message.id) return;
     if (selected) nodeElement(selected)?.classList.remove("selected");

@@ -13,8 +13,20 @@ export type FromWebview =
   | { type: "reveal"; id: string }
   | { type: "copyMermaid" }
   | { type: "saveSvg"; svg: string }
-  /** A graph was drawn: its version, and the milliseconds from the edit to the drawn view when known. */
-  | { type: "drawn"; version: number; nodes: number; editToDrawMs?: number; drawMs: number };
+  /** A graph was drawn: what it shows, and the milliseconds from the edit to the drawn view when known. */
+  | { type: "drawn"; drawn: GraphDrawn; editToDrawMs?: number; drawMs: number };
+
+/** What the view drew last (the extension's tests read it: a test cannot look into a webview). */
+export interface GraphDrawn {
+  uri: string;
+  version: number;
+  parseOk: boolean;
+  /** Drawn node elements of step nodes, and of all nodes. */
+  steps: number;
+  nodes: number;
+  /** Drawn edges, each as "from->to:kind". */
+  edges: string[];
+}
 
 /** What the webview keeps across reloads (vscode.setState), and the serializer reads. */
 export interface GraphViewState {

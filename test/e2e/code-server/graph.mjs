@@ -4,16 +4,18 @@
 // graph under a banner, a theme switch recolours the view; the screenshot docs/images/graph.png; and
 // the time from an edit to the redrawn view on a generated 1,000-step workflow (logged, not asserted).
 import { execFileSync } from "node:child_process";
-import { copyFileSync, readFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { ROOT, log } from "../lib.mjs";
+import { ARTIFACTS, ROOT, log } from "../lib.mjs";
 
 export const GRAPH_SCREENSHOT = "graph.png";
 /** Copied from the corpus into the workspace: 5 steps, a parallel body with a review → route → worker loop. */
 const SOURCE = join(ROOT, "test", "corpus", "realworld", "test-decision-loop-fu4-multi-fix.lwir.yaml");
 const FILE = "multi-fix.lwir.yaml";
 const BIG = "generated-1000.lwir.json";
+/** code-server's user settings (server.mjs: the run's state folder, user-data/User). */
+const USER_SETTINGS = join(ARTIFACTS, "code-server", "user-data", "User", "settings.json");
 
 /** Steps at every depth, read independently of the server. */
 function countSteps(steps) {
@@ -47,12 +49,12 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
       await page.waitForTimeout(100);
     }
   };
-  // The theme picker fills its list after it opens: wait for the row, then click it (as wb.pick does).
-  const pickTheme = async (name) => {
-    await wb.command("Preferences: Color Theme");
-    await page.locator(".quick-input-widget .quick-input-box input").waitFor({ state: "visible" });
-    await page.keyboard.type(name);
-    await wb.pick(page.locator(".quick-input-widget .monaco-list-row").filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${name}$`) }) }));
+  // workbench.colorTheme in the user settings code-server reads (server.mjs writes them; the workbench
+  // watches the file). The theme picker's quick input did not take typed text reliably here.
+  const setTheme = (name) => {
+    const settings = JSON.parse(readFileSync(USER_SETTINGS, "utf8"));
+    settings["workbench.colorTheme"] = name;
+    writeFileSync(USER_SETTINGS, JSON.stringify(settings, null, 2));
   };
   const closeAll = async () => {
     await wb.escape();
@@ -84,8 +86,14 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
 
   await run("graph: screenshot for the README", async () => {
     await wb.hidePanel();
+    // more room for the drawing: no side bar, and the view fitted to its new size
+    await wb.command("View: Toggle Primary Side Bar Visibility");
+    await page.locator(".part.sidebar").waitFor({ state: "hidden" });
+    await view().locator("#fit").click();
     await page.mouse.move(5, 5);
+    await page.waitForTimeout(300);
     await wb.screenshot(GRAPH_SCREENSHOT);
+    await wb.command("View: Toggle Primary Side Bar Visibility");
   });
 
   await run("graph: a click on a node selects its step's id in the editor", async () => {
@@ -141,9 +149,10 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
     });
     const before = await colours();
     if (before.view !== before.workbench) throw new Error(`the view's background ${before.view} is not the editor's ${before.workbench}`);
+    const original = JSON.parse(readFileSync(USER_SETTINGS, "utf8"))["workbench.colorTheme"];
     const [r, g, b] = (before.workbench.match(/\d+(\.\d+)?/g) ?? ["0", "0", "0"]).map(Number);
-    const target = (r + g + b) / 3 < 128 ? "Light Modern" : "Dark Modern";
-    await pickTheme(target);
+    const target = (r + g + b) / 3 < 128 ? "Default Light Modern" : "Default Dark Modern";
+    setTheme(target);
     const until = Date.now() + 30_000;
     let after = await colours();
     while ((after.view === before.view || after.view !== after.workbench) && Date.now() < until) {
@@ -153,7 +162,9 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
     if (after.view === before.view || after.view !== after.workbench) throw new Error(`after switching to ${target}: ${JSON.stringify({ before, after })}`);
     if (after.text === before.text) throw new Error(`the node text kept its colour ${after.text}`);
     // back to the theme the other checks and screenshots expect
-    await pickTheme(target === "Light Modern" ? "Dark Modern" : "Light Modern");
+    setTheme(original);
+    const back = Date.now() + 30_000;
+    while ((await colours()).view !== before.view && Date.now() < back) await page.waitForTimeout(200);
   });
 
   await run("graph: a 1,000-step workflow opens and redraws after an edit (time logged)", async () => {
