@@ -4,18 +4,16 @@
 // graph under a banner, a theme switch recolours the view; the screenshot docs/images/graph.png; and
 // the time from an edit to the redrawn view on a generated 1,000-step workflow (logged, not asserted).
 import { execFileSync } from "node:child_process";
-import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { ARTIFACTS, ROOT, log } from "../lib.mjs";
+import { ROOT, log } from "../lib.mjs";
 
 export const GRAPH_SCREENSHOT = "graph.png";
 /** Copied from the corpus into the workspace: 5 steps, a parallel body with a review → route → worker loop. */
 const SOURCE = join(ROOT, "test", "corpus", "realworld", "test-decision-loop-fu4-multi-fix.lwir.yaml");
 const FILE = "multi-fix.lwir.yaml";
 const BIG = "generated-1000.lwir.json";
-/** code-server's user settings (server.mjs: the run's state folder, user-data/User). */
-const USER_SETTINGS = join(ARTIFACTS, "code-server", "user-data", "User", "settings.json");
 
 /** Steps at every depth, read independently of the server. */
 function countSteps(steps) {
@@ -49,12 +47,20 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
       await page.waitForTimeout(100);
     }
   };
-  // workbench.colorTheme in the user settings code-server reads (server.mjs writes them; the workbench
-  // watches the file). The theme picker's quick input did not take typed text reliably here.
-  const setTheme = (name) => {
-    const settings = JSON.parse(readFileSync(USER_SETTINGS, "utf8"));
-    settings["workbench.colorTheme"] = name;
-    writeFileSync(USER_SETTINGS, JSON.stringify(settings, null, 2));
+  // "Preferences: Color Theme": once the picker lists the theme (text typed before that was lost), type
+  // its name, wait until it is the first row, and accept it.
+  const setTheme = async (label) => {
+    await wb.command("Preferences: Color Theme");
+    const rows = page.locator(".quick-input-widget .monaco-list-row");
+    await rows.filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${label}$`) }) }).first().waitFor();
+    await page.locator(".quick-input-widget .quick-input-box input").focus();
+    await page.keyboard.type(label);
+    await page.waitForFunction((name) => {
+      const first = [...document.querySelectorAll(".quick-input-widget .monaco-list-row")].sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index))[0];
+      return (first?.querySelector(".label-name")?.textContent ?? "").trim() === name;
+    }, label);
+    await page.keyboard.press("Enter");
+    await wb.quickInputClosed();
   };
   const closeAll = async () => {
     await wb.escape();
@@ -139,6 +145,10 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
     await page.keyboard.press("Backspace");
     await page.keyboard.press("Backspace");
     await view().locator("#banner").waitFor({ state: "hidden" });
+    // the typed needs entry goes too: the file as it is on disk
+    await wb.command("File: Revert File");
+    await page.locator(".tab.active.dirty").waitFor({ state: "detached" });
+    await view().locator('g.edge[data-from="run-branch.worker"][data-to="run-branch.route"]').waitFor({ state: "detached" });
   });
 
   await run("graph: a theme switch recolours the view (background and text follow the workbench)", async () => {
@@ -149,10 +159,10 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
     });
     const before = await colours();
     if (before.view !== before.workbench) throw new Error(`the view's background ${before.view} is not the editor's ${before.workbench}`);
-    const original = JSON.parse(readFileSync(USER_SETTINGS, "utf8"))["workbench.colorTheme"];
     const [r, g, b] = (before.workbench.match(/\d+(\.\d+)?/g) ?? ["0", "0", "0"]).map(Number);
-    const target = (r + g + b) / 3 < 128 ? "Default Light Modern" : "Default Dark Modern";
-    setTheme(target);
+    const dark = (r + g + b) / 3 < 128;
+    const target = dark ? "Light Modern" : "Dark Modern";
+    await setTheme(target);
     const until = Date.now() + 30_000;
     let after = await colours();
     while ((after.view === before.view || after.view !== after.workbench) && Date.now() < until) {
@@ -162,7 +172,7 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
     if (after.view === before.view || after.view !== after.workbench) throw new Error(`after switching to ${target}: ${JSON.stringify({ before, after })}`);
     if (after.text === before.text) throw new Error(`the node text kept its colour ${after.text}`);
     // back to the theme the other checks and screenshots expect
-    setTheme(original);
+    await setTheme(dark ? "Dark Modern" : "Light Modern");
     const back = Date.now() + 30_000;
     while ((await colours()).view !== before.view && Date.now() < back) await page.waitForTimeout(200);
   });
