@@ -171,8 +171,8 @@ class GraphView implements vscode.Disposable {
   private async received(message: FromWebview): Promise<void> {
     switch (message.type) {
       case "ready":
+        // a page VS Code reloaded (the tab was hidden) keeps its saved position; a new page fits (main.ts)
         this.ready = true;
-        this.fitNext = true;
         this.schedule(0);
         return;
       case "reveal":

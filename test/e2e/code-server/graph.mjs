@@ -49,9 +49,11 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
   };
   // "Preferences: Color Theme": once the picker lists the theme (text typed before that was lost), type
   // its name, wait until it is the first row, and accept it.
+  // (Not wb.command: it waits for the quick input to close, and this command opens another one in it.)
   const setTheme = async (label) => {
-    await wb.command("Preferences: Color Theme");
+    await wb.quickInput("F1", "Preferences: Color Theme");
     const rows = page.locator(".quick-input-widget .monaco-list-row");
+    await rows.filter({ has: page.locator(".label-name", { hasText: /^Preferences: Color Theme$/ }) }).first().click();
     await rows.filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${label}$`) }) }).first().waitFor();
     await page.locator(".quick-input-widget .quick-input-box input").focus();
     await page.keyboard.type(label);
