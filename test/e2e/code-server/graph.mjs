@@ -8,6 +8,7 @@ import { copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { ROOT, log } from "../lib.mjs";
+import { LWIR_STATUS } from "./workbench.mjs";
 
 export const GRAPH_SCREENSHOT = "graph.png";
 /** Copied from the corpus into the workspace: 5 steps, a parallel body with a review → route → worker loop. */
@@ -185,6 +186,8 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
     const total = countSteps(JSON.parse(big).steps);
     await closeAll();
     await wb.openFromExplorer(BIG);
+    // the command is in the palette once the extension knows the editor holds an LWIR document
+    await page.locator(LWIR_STATUS, { hasText: /wfver_|LWIR:/ }).waitFor({ timeout: 120_000 });
     const t0 = Date.now();
     await wb.command("LWIR: Open Graph");
     await waitForAttr("data-nodes", (v) => Number(v) === total, `${total} step nodes`, 240_000);
