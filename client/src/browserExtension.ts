@@ -3,7 +3,7 @@ import * as vscode from "vscode";
 import { LanguageClient } from "vscode-languageclient/browser";
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
-import { registerGraphView, type LwirExtensionApi } from "./graphPanel";
+import { registerGraphView } from "./graphPanel";
 import { registerFeatures } from "./workflowVersionUi";
 
 // A web worker global; the extension host in the browser has it, our tsconfig has no DOM library.
@@ -11,7 +11,7 @@ declare const Worker: new (url: string) => ConstructorParameters<typeof Language
 
 let client: LanguageClient | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<LwirExtensionApi> {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME, { log: true });
   context.subscriptions.push(outputChannel);
   const serverMain = vscode.Uri.joinPath(context.extensionUri, "dist/web/server.js");
@@ -22,7 +22,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<LwirEx
   await client.start();
   quiet.attach(client);
   registerFeatures(context, client);
-  return { graphView: registerGraphView(context, client, outputChannel) };
+  registerGraphView(context, client, outputChannel);
 }
 
 export async function deactivate(): Promise<void> {

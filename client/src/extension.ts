@@ -4,12 +4,12 @@ import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type ServerOptions } from "vscode-languageclient/node";
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
-import { registerGraphView, type LwirExtensionApi } from "./graphPanel";
+import { registerGraphView } from "./graphPanel";
 import { registerFeatures } from "./workflowVersionUi";
 
 let client: LanguageClient | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<LwirExtensionApi> {
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const outputChannel = vscode.window.createOutputChannel(CLIENT_NAME, { log: true });
   context.subscriptions.push(outputChannel);
   const module = context.asAbsolutePath(path.join("dist", "server.js"));
@@ -23,7 +23,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<LwirEx
   await client.start();
   quiet.attach(client);
   registerFeatures(context, client);
-  return { graphView: registerGraphView(context, client, outputChannel) };
+  registerGraphView(context, client, outputChannel);
 }
 
 export async function deactivate(): Promise<void> {

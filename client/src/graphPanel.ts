@@ -6,7 +6,7 @@
 import * as vscode from "vscode";
 import type { BaseLanguageClient } from "vscode-languageclient";
 import { GRAPH_REQUEST, OPEN_GRAPH_COMMAND, type GraphParams, type GraphResult } from "../../server/src/protocol";
-import type { FromWebview, GraphDrawn, GraphViewState, ToWebview } from "../../webview/graph/messages";
+import type { FromWebview, GraphViewState, ToWebview } from "../../webview/graph/messages";
 import { GRAPH_STYLE, stepAt } from "../../webview/graph/view";
 
 const VIEW_TYPE = "lwir.graph";
@@ -14,19 +14,7 @@ const LANGUAGES = new Set(["json", "jsonc", "yaml"]);
 /** Quiet time after an edit before asking the server again. */
 const EDIT_DELAY_MS = 100;
 
-/** What the extension's API offers its integration tests about the graph view (they cannot look into a webview). */
-export interface GraphViewProbe {
-  /** What the view drew last. */
-  lastDrawn(): GraphDrawn | undefined;
-  onDidDraw: vscode.Event<GraphDrawn>;
-}
-
-/** The extension's API (what `activate` returns): read by the integration tests. */
-export interface LwirExtensionApi {
-  graphView: GraphViewProbe;
-}
-
-export function registerGraphView(context: vscode.ExtensionContext, client: BaseLanguageClient, log?: vscode.LogOutputChannel): GraphViewProbe {
+export function registerGraphView(context: vscode.ExtensionContext, client: BaseLanguageClient, log?: vscode.LogOutputChannel): void {
   const view = new GraphView(context, client, log);
   context.subscriptions.push(
     view,
@@ -37,7 +25,6 @@ export function registerGraphView(context: vscode.ExtensionContext, client: Base
       },
     }),
   );
-  return { lastDrawn: () => view.drawn, onDidDraw: view.onDidDraw };
 }
 
 /** The document a command is about: a URI argument (code lens, editor title), else the active editor's. */
@@ -61,9 +48,6 @@ class GraphView implements vscode.Disposable {
   private generation = 0;
   private ready = false;
   private fitNext = true;
-  drawn: GraphDrawn | undefined;
-  private readonly drawEmitter = new vscode.EventEmitter<GraphDrawn>();
-  readonly onDidDraw = this.drawEmitter.event;
 
   constructor(private readonly context: vscode.ExtensionContext, private readonly client: BaseLanguageClient, private readonly log?: vscode.LogOutputChannel) {
     this.listeners = [
@@ -110,7 +94,6 @@ class GraphView implements vscode.Disposable {
         if (this.panel !== panel) return;
         this.panel = undefined;
         this.last = undefined;
-        this.drawn = undefined;
         this.uri = undefined;
         for (const l of this.panelListeners) l.dispose();
         this.panelListeners = [];
@@ -195,8 +178,6 @@ class GraphView implements vscode.Disposable {
         return;
       }
       case "drawn":
-        this.drawn = message.drawn;
-        this.drawEmitter.fire(message.drawn);
         if (message.editToDrawMs !== undefined) {
           this.log?.info(`graph: version ${message.drawn.version} (${message.drawn.nodes} nodes) drawn ${Math.round(message.editToDrawMs)} ms after the edit (drawing ${Math.round(message.drawMs)} ms)`);
         }
@@ -274,7 +255,6 @@ ${GRAPH_STYLE}
     for (const l of this.listeners) l.dispose();
     for (const l of this.panelListeners) l.dispose();
     this.panel?.dispose();
-    this.drawEmitter.dispose();
   }
 }
 

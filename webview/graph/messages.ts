@@ -16,7 +16,7 @@ export type FromWebview =
   /** A graph was drawn: what it shows, and the milliseconds from the edit to the drawn view when known. */
   | { type: "drawn"; drawn: GraphDrawn; editToDrawMs?: number; drawMs: number };
 
-/** What the view drew last (the extension's tests read it: a test cannot look into a webview). */
+/** What the view drew (logged by the extension with the time from the edit). */
 export interface GraphDrawn {
   uri: string;
   version: number;
