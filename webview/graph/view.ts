@@ -19,47 +19,48 @@ export interface GraphData {
 }
 
 /** The CSS of a drawing: VS Code's theme variables, with fallbacks so a saved SVG has colours of its own. */
-export const GRAPH_STYLE = `
-.lwir-graph { font: 12px var(--vscode-editor-font-family, ui-monospace, Menlo, Consolas, monospace); }
-.lwir-graph .bg { fill: var(--vscode-editor-background, #ffffff); }
-.lwir-graph text { fill: var(--vscode-editor-foreground, var(--vscode-foreground, #1f1f1f)); dominant-baseline: middle; }
-.lwir-graph .sub { fill: var(--vscode-descriptionForeground, #6b6b6b); }
-.lwir-graph .node rect.box { fill: var(--vscode-editorWidget-background, #f3f3f3); stroke: var(--vscode-editorWidget-border, var(--vscode-contrastBorder, #8a8a8a)); stroke-width: 1; }
-.lwir-graph .node:focus { outline: none; }
-.lwir-graph .node:focus rect.box, .lwir-graph .node.focused rect.box { stroke: var(--vscode-focusBorder, #0078d4); stroke-width: 2; }
-.lwir-graph .node.selected rect.box { stroke: var(--vscode-focusBorder, #0078d4); stroke-width: 3; fill: var(--vscode-editor-selectionBackground, #cce4f7); }
-.lwir-graph .node.match rect.box { stroke: var(--vscode-editor-findMatchBorder, #b8860b); stroke-width: 2; }
-.lwir-graph .node.errors rect.box { stroke: var(--vscode-errorForeground, #d32f2f); stroke-width: 2; }
-.lwir-graph .node.missing rect.box { stroke: var(--vscode-errorForeground, #d32f2f); stroke-dasharray: 5 3; fill: none; }
-.lwir-graph .node.end rect.box { fill: var(--vscode-badge-background, #616161); stroke: none; }
-.lwir-graph .node.end text { fill: var(--vscode-badge-foreground, #ffffff); }
-.lwir-graph .stripe { fill: var(--vscode-charts-blue, #1a85ff); }
-.lwir-graph .uses-decision .stripe { fill: var(--vscode-charts-orange, #d18616); }
-.lwir-graph .uses-parallel .stripe { fill: var(--vscode-charts-purple, #a04fc8); }
-.lwir-graph .uses-tool-call .stripe { fill: var(--vscode-charts-green, #388a34); }
-.lwir-graph .uses-code-run .stripe { fill: var(--vscode-charts-yellow, #b89500); }
-.lwir-graph .badge circle { fill: var(--vscode-errorForeground, #d32f2f); }
-.lwir-graph .badge text { fill: var(--vscode-editor-background, #ffffff); font-size: 10px; text-anchor: middle; }
-.lwir-graph .visits rect { fill: var(--vscode-badge-background, #616161); }
-.lwir-graph .visits text { fill: var(--vscode-badge-foreground, #ffffff); font-size: 10px; text-anchor: middle; }
-.lwir-graph .container > rect.group { fill: var(--vscode-editor-inactiveSelectionBackground, rgba(128,128,128,0.08)); stroke: var(--vscode-charts-purple, #a04fc8); stroke-width: 1.5; stroke-dasharray: 2 2; }
-.lwir-graph .container.errors > rect.group { stroke: var(--vscode-errorForeground, #d32f2f); stroke-dasharray: none; }
-.lwir-graph .container.selected > rect.group { stroke: var(--vscode-focusBorder, #0078d4); stroke-width: 3; }
-.lwir-graph .container:focus > rect.group, .lwir-graph .container.focused > rect.group { stroke: var(--vscode-focusBorder, #0078d4); stroke-width: 2; }
-.lwir-graph .container.match > rect.group { stroke: var(--vscode-editor-findMatchBorder, #b8860b); stroke-width: 2; }
-.lwir-graph .fan text { fill: var(--vscode-charts-purple, #a04fc8); }
-.lwir-graph .fan rect { fill: var(--vscode-editor-background, #ffffff); }
-.lwir-graph .edge path { fill: none; stroke: var(--vscode-editorWidget-border, var(--vscode-foreground, #8a8a8a)); stroke-width: 1.3; }
-.lwir-graph .edge.default path { stroke-dasharray: 6 4; }
-.lwir-graph .edge.back path { stroke: var(--vscode-charts-orange, #d18616); stroke-dasharray: 3 3; stroke-width: 1.6; }
-.lwir-graph .edge.dangling path { stroke: var(--vscode-errorForeground, #d32f2f); stroke-dasharray: 5 3; }
-.lwir-graph .edge .label rect { fill: var(--vscode-editor-background, #ffffff); }
-.lwir-graph .edge .label text { font-size: 11px; text-anchor: middle; }
-.lwir-graph .edge.back .label text { fill: var(--vscode-charts-orange, #d18616); }
-.lwir-graph marker path { stroke: none; fill: var(--vscode-editorWidget-border, var(--vscode-foreground, #8a8a8a)); }
-.lwir-graph marker.back path { fill: var(--vscode-charts-orange, #d18616); }
-.lwir-graph marker.dangling path { fill: var(--vscode-errorForeground, #d32f2f); }
-`;
+// (An array of one-line strings, so the minified bundle stays a few long lines.)
+export const GRAPH_STYLE = [
+  ".lwir-graph { font: 12px var(--vscode-editor-font-family, ui-monospace, Menlo, Consolas, monospace); }",
+  ".lwir-graph .bg { fill: var(--vscode-editor-background, #ffffff); }",
+  ".lwir-graph text { fill: var(--vscode-editor-foreground, var(--vscode-foreground, #1f1f1f)); dominant-baseline: middle; }",
+  ".lwir-graph .sub { fill: var(--vscode-descriptionForeground, #6b6b6b); }",
+  ".lwir-graph .node rect.box { fill: var(--vscode-editorWidget-background, #f3f3f3); stroke: var(--vscode-editorWidget-border, var(--vscode-contrastBorder, #8a8a8a)); stroke-width: 1; }",
+  ".lwir-graph .node:focus { outline: none; }",
+  ".lwir-graph .node:focus rect.box, .lwir-graph .node.focused rect.box { stroke: var(--vscode-focusBorder, #0078d4); stroke-width: 2; }",
+  ".lwir-graph .node.selected rect.box { stroke: var(--vscode-focusBorder, #0078d4); stroke-width: 3; fill: var(--vscode-editor-selectionBackground, #cce4f7); }",
+  ".lwir-graph .node.match rect.box { stroke: var(--vscode-editor-findMatchBorder, #b8860b); stroke-width: 2; }",
+  ".lwir-graph .node.errors rect.box { stroke: var(--vscode-errorForeground, #d32f2f); stroke-width: 2; }",
+  ".lwir-graph .node.missing rect.box { stroke: var(--vscode-errorForeground, #d32f2f); stroke-dasharray: 5 3; fill: none; }",
+  ".lwir-graph .node.end rect.box { fill: var(--vscode-badge-background, #616161); stroke: none; }",
+  ".lwir-graph .node.end text { fill: var(--vscode-badge-foreground, #ffffff); }",
+  ".lwir-graph .stripe { fill: var(--vscode-charts-blue, #1a85ff); }",
+  ".lwir-graph .uses-decision .stripe { fill: var(--vscode-charts-orange, #d18616); }",
+  ".lwir-graph .uses-parallel .stripe { fill: var(--vscode-charts-purple, #a04fc8); }",
+  ".lwir-graph .uses-tool-call .stripe { fill: var(--vscode-charts-green, #388a34); }",
+  ".lwir-graph .uses-code-run .stripe { fill: var(--vscode-charts-yellow, #b89500); }",
+  ".lwir-graph .badge circle { fill: var(--vscode-errorForeground, #d32f2f); }",
+  ".lwir-graph .badge text { fill: var(--vscode-editor-background, #ffffff); font-size: 10px; text-anchor: middle; }",
+  ".lwir-graph .visits rect { fill: var(--vscode-badge-background, #616161); }",
+  ".lwir-graph .visits text { fill: var(--vscode-badge-foreground, #ffffff); font-size: 10px; text-anchor: middle; }",
+  ".lwir-graph .container > rect.group { fill: var(--vscode-editor-inactiveSelectionBackground, rgba(128,128,128,0.08)); stroke: var(--vscode-charts-purple, #a04fc8); stroke-width: 1.5; stroke-dasharray: 2 2; }",
+  ".lwir-graph .container.errors > rect.group { stroke: var(--vscode-errorForeground, #d32f2f); stroke-dasharray: none; }",
+  ".lwir-graph .container.selected > rect.group { stroke: var(--vscode-focusBorder, #0078d4); stroke-width: 3; }",
+  ".lwir-graph .container:focus > rect.group, .lwir-graph .container.focused > rect.group { stroke: var(--vscode-focusBorder, #0078d4); stroke-width: 2; }",
+  ".lwir-graph .container.match > rect.group { stroke: var(--vscode-editor-findMatchBorder, #b8860b); stroke-width: 2; }",
+  ".lwir-graph .fan text { fill: var(--vscode-charts-purple, #a04fc8); }",
+  ".lwir-graph .fan rect { fill: var(--vscode-editor-background, #ffffff); }",
+  ".lwir-graph .edge path { fill: none; stroke: var(--vscode-editorWidget-border, var(--vscode-foreground, #8a8a8a)); stroke-width: 1.3; }",
+  ".lwir-graph .edge.default path { stroke-dasharray: 6 4; }",
+  ".lwir-graph .edge.back path { stroke: var(--vscode-charts-orange, #d18616); stroke-dasharray: 3 3; stroke-width: 1.6; }",
+  ".lwir-graph .edge.dangling path { stroke: var(--vscode-errorForeground, #d32f2f); stroke-dasharray: 5 3; }",
+  ".lwir-graph .edge .label rect { fill: var(--vscode-editor-background, #ffffff); }",
+  ".lwir-graph .edge .label text { font-size: 11px; text-anchor: middle; }",
+  ".lwir-graph .edge.back .label text { fill: var(--vscode-charts-orange, #d18616); }",
+  ".lwir-graph marker path { stroke: none; fill: var(--vscode-editorWidget-border, var(--vscode-foreground, #8a8a8a)); }",
+  ".lwir-graph marker.back path { fill: var(--vscode-charts-orange, #d18616); }",
+  ".lwir-graph marker.dangling path { fill: var(--vscode-errorForeground, #d32f2f); }",
+].join("\n");
 
 const LINE_HEIGHT = 16;
 const MAX_CHARS = 40;
