@@ -1,5 +1,5 @@
 // Bundles the CLI, the language server (Node and web worker) and the extension (Node and browser)
-// into dist/ with esbuild. Entries whose source does not exist yet are skipped.
+// and the graph view's webview script into dist/ with esbuild. Entries whose source does not exist yet are skipped.
 //   node scripts/build.mjs                development: readable bundles with linked source maps (npm run build)
 //   node scripts/build.mjs --production   what ships: minified, no source maps (vsce runs it as vscode:prepublish);
 //                                         the .vsix leaves .map files out, so a linked map would only dangle
@@ -47,5 +47,7 @@ const entries = [
   { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] },
   { ...browser, entryPoints: ["server/src/browser.ts"], outfile: "dist/web/server.js", format: "iife" },
   { ...browser, entryPoints: ["client/src/browserExtension.ts"], outfile: "dist/web/extension.js", external: ["vscode"] },
+  // The graph view's page script (client/src/graphPanel.ts loads it; localResourceRoots is dist/webview).
+  { ...browser, entryPoints: ["webview/graph/main.ts"], outfile: "dist/webview/graph.js", format: "iife" },
 ];
 await Promise.all(entries.filter((e) => existsSync(e.entryPoints[0])).map((e) => build(e)));

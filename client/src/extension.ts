@@ -4,6 +4,7 @@ import * as vscode from "vscode";
 import { LanguageClient, TransportKind, type ServerOptions } from "vscode-languageclient/node";
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
+import { registerGraphView } from "./graphPanel";
 import { registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 
@@ -26,6 +27,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   await client.start();
   quiet.attach(client);
   registerFeatures(context, client);
+  registerGraphView(context, client, outputChannel);
 }
 
 export async function deactivate(): Promise<void> {

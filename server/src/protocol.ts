@@ -2,7 +2,9 @@
 // section, the lwir/workflowVersion request and its types, the command ids the server's code lenses run,
 // and the kind of the fix-all source action. Both sides import this file, so a name changes in one
 // place; package.json repeats the command ids and the context key (test/unit/outline.test.ts compares).
-// Plain data only: the client's bundles import it too.
+// Plain data only: the client's bundles import it too (the graph types are type-only imports).
+import type { GraphLayout } from "./graph/layout";
+import type { WorkflowGraph } from "./graph/model";
 
 /** The configuration section of our settings (`lwir.validation.enable`, …): the server asks for it, the client syncs it. */
 export const SETTINGS_SECTION = "lwir";
@@ -97,3 +99,41 @@ export type FileContent =
   | { kind: "unreadable"; reason: string }
   /** Gone (deleted meanwhile). */
   | { kind: "missing" };
+
+/** Custom request of the graph view: `GraphParams` → `GraphResult | null` (null: not an open LWIR document, or too large). */
+export const GRAPH_REQUEST = "lwir/graph";
+
+export interface GraphParams {
+  uri: string;
+  /** Also return the graph as Mermaid flowchart text ("Copy as Mermaid"). */
+  mermaid?: boolean;
+}
+
+/** A position and range as LSP has them (line and UTF-16 character, 0-based). */
+export interface GraphPosition { line: number; character: number }
+export interface GraphTextRange { start: GraphPosition; end: GraphPosition }
+
+export interface GraphResult {
+  uri: string;
+  /** The document version this answer was computed from. */
+  version: number;
+  /** The current version parses; when false, `graph` and `layout` are the last version that did (or empty). */
+  parseOk: boolean;
+  /** Why the current version does not parse: its first syntax error. */
+  error?: { message: string; range: GraphTextRange };
+  /** server/src/graph/model.ts's WorkflowGraph (steps carry `range`: the whole step object). */
+  graph: WorkflowGraph;
+  /** server/src/graph/layout.ts's GraphLayout of `graph`. */
+  layout: GraphLayout;
+  /** A short hash of graphShapeKey(graph): equal keys, equal layout. */
+  shapeKey: string;
+  /** True when this answer computed a new layout (false: the shape was unchanged and the last one was reused). */
+  laidOut: boolean;
+  /** Node id → range of the step's `id` value (what "reveal in editor" selects); steps without one use `range`. */
+  selections: Record<string, GraphTextRange>;
+  /** When asked for: the graph as a Mermaid flowchart. */
+  mermaid?: string;
+}
+
+/** Client command that opens the graph view (argument: a document URI, optional). */
+export const OPEN_GRAPH_COMMAND = "lwir.openGraph";

@@ -7,13 +7,14 @@
 //   lsp/workspaceScan.ts        the LWIR files of the workspace folders, checked in the background
 //   lsp/watchedFiles.ts         … and followed on disk
 //   lsp/completionAndCodeActions.ts, lsp/outlineFeatures.ts, lsp/navigationFeatures.ts,
-//   lsp/signatureHelpFeature.ts: the features,
+//   lsp/signatureHelpFeature.ts, lsp/graphFeatures.ts: the features,
 //                               whose work is done in service/ as pure functions of the cached analysis
 import { TextDocumentSyncKind, TextDocuments, type Connection, type InitializeResult } from "vscode-languageserver";
 import { LwirWorkspace } from "./service/workspace";
 import { lazyTextDocuments } from "./lazyTextDocument";
 import { BEFORE_INITIALIZE, readClientSupport, type ClientSupport } from "./lsp/clientSupport";
 import { registerCompletionAndCodeActions } from "./lsp/completionAndCodeActions";
+import { registerGraphFeatures } from "./lsp/graphFeatures";
 import { DiagnosticsPushPull } from "./lsp/diagnosticsPushPull";
 import { registerNavigationFeatures } from "./lsp/navigationFeatures";
 import { registerOutlineFeatures } from "./lsp/outlineFeatures";
@@ -68,6 +69,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const outline = registerOutlineFeatures(parts);
   const navigation = registerNavigationFeatures(parts);
   const signatureHelp = registerSignatureHelp(parts);
+  registerGraphFeatures(parts);
 
   connection.onInitialize((params): InitializeResult => {
     session.phase = "running";

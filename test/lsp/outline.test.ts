@@ -56,7 +56,9 @@ describe("outline features over LSP", () => {
 
       const { id, hash } = workflowVersionOf(outlineWorkflow());
       const lenses: CodeLens[] = await client.request("textDocument/codeLens", textDocument(uri));
-      assert.deepEqual(lenses.map((l) => [l.range.start.line, l.command?.title, l.command?.command]), [[format === "json" ? 1 : 0, `WorkflowVersion ${id}`, "lwir.copyWorkflowVersionId"]]);
+      assert.deepEqual(lenses.map((l) => [l.command?.title, l.command?.command]), [[`WorkflowVersion ${id}`, "lwir.copyWorkflowVersionId"], ["Open graph", "lwir.openGraph"]]);
+      assert.equal(lenses[0].range.start.line, format === "json" ? 1 : 0);
+      assert.deepEqual(lenses[1].command?.arguments, [{ uri }]);
       assert.deepEqual(lenses[0].command?.arguments, [{ uri, id }]);
 
       const info: WorkflowVersionResult = await client.request("lwir/workflowVersion", { uri });

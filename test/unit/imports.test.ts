@@ -73,8 +73,8 @@ function undeclared(imp: Import, bundled: boolean): string | undefined {
 }
 
 describe("declared dependencies", () => {
-  test("every package server/src and client/src load is in dependencies (types alone may be devDependencies)", () => {
-    const imports = ["server/src", "client/src"].flatMap(sourceFiles).flatMap((f) => importsOf(f));
+  test("every package server/src, client/src and webview load is in dependencies (types alone may be devDependencies)", () => {
+    const imports = ["server/src", "client/src", "webview"].flatMap(sourceFiles).flatMap((f) => importsOf(f));
     assert.ok(imports.some((i) => i.specifier === "vscode-languageserver-types"), "the scan sees the bundles' imports");
     assert.deepEqual(imports.map((i) => undeclared(i, true)).filter((u) => u !== undefined), []);
   });
@@ -121,16 +121,26 @@ describe("declared dependencies", () => {
 describe("the client and the server share one protocol module", () => {
   const PROTOCOL = "server/src/protocol.ts";
 
-  test("client/src takes nothing from the server but server/src/protocol.ts (never server/src/service/)", () => {
-    const outside = sourceFiles("client/src").flatMap((f) => importsOf(f))
-      .filter((i) => i.specifier.startsWith("."))
-      .map((i) => ({ ...i, target: relative(".", resolve(dirname(i.file), i.specifier)) }))
-      .filter((i) => !i.target.startsWith(join("client", "src")));
+  const localImports = (dir: string) => sourceFiles(dir).flatMap((f) => importsOf(f))
+    .filter((i) => i.specifier.startsWith("."))
+    .map((i) => ({ ...i, target: relative(".", resolve(dirname(i.file), i.specifier)) }));
+
+  test("client/src takes nothing from the server but server/src/protocol.ts (never server/src/service/), and the graph view's pure drawing", () => {
+    const outside = localImports("client/src").filter((i) => !i.target.startsWith(join("client", "src")));
     assert.ok(outside.some((i) => i.target === PROTOCOL.replace(/\.ts$/, "")), "the client imports the protocol module");
-    assert.deepEqual(outside.filter((i) => i.target !== PROTOCOL.replace(/\.ts$/, "")).map((i) => `${relative(".", i.file)}: ${i.specifier}`), []);
+    assert.deepEqual(outside.filter((i) => i.target !== PROTOCOL.replace(/\.ts$/, "") && !i.target.startsWith(join("webview", "graph")))
+      .map((i) => `${relative(".", i.file)}: ${i.specifier}`), []);
   });
 
-  test("the protocol module is plain data: it imports nothing, so the client bundles none of the server", () => {
-    assert.deepEqual(importsOf(PROTOCOL).map((i) => i.specifier), []);
+  test("the webview takes only types from the server (it draws what the server computed)", () => {
+    const fromServer = localImports("webview").filter((i) => i.target.startsWith(join("server", "src")));
+    assert.ok(fromServer.length > 0, "the scan sees the webview's imports of the graph types");
+    assert.deepEqual(fromServer.filter((i) => !i.typeOnly).map((i) => `${relative(".", i.file)}: ${i.specifier}`), []);
+  });
+
+  test("the protocol module is plain data: it imports types only, so the client bundles none of the server", () => {
+    const imports = importsOf(PROTOCOL);
+    assert.deepEqual(imports.filter((i) => !i.typeOnly).map((i) => i.specifier), []);
+    assert.deepEqual(imports.map((i) => i.specifier), ["./graph/layout", "./graph/model"]);
   });
 });

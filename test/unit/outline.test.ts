@@ -17,7 +17,7 @@ import { provideFoldingRanges } from "../../server/src/service/folding";
 import { provideSelectionRanges } from "../../server/src/service/selection";
 import { provideSemanticTokens, SEMANTIC_TOKENS_LEGEND } from "../../server/src/service/semanticTokens";
 import { provideCodeLenses, workflowVersionInfo } from "../../server/src/service/codeLens";
-import { ACTIVE_LWIR_CONTEXT, COPY_WORKFLOW_VERSION_COMMAND, SHOW_CANONICAL_JSON_COMMAND, SHOW_PROBLEMS_COMMAND } from "../../server/src/protocol";
+import { ACTIVE_LWIR_CONTEXT, COPY_WORKFLOW_VERSION_COMMAND, OPEN_GRAPH_COMMAND, SHOW_CANONICAL_JSON_COMMAND, SHOW_PROBLEMS_COMMAND } from "../../server/src/protocol";
 import { sourceSpan, stringSource } from "../../server/src/service/stringSource";
 import {
   FORMATS, OUTLINE_TOKENS, SCOPED_TOKENS, decodeTokens, outlineWorkflow, render, scopedWorkflow, selectionTexts, strictlyNested, tokenSummary,
@@ -324,8 +324,10 @@ describe("WorkflowVersion", () => {
     test(`${format}: the code lens on apiVersion shows the id of a valid document`, () => {
       const { text, analysis: a } = analysis(outlineWorkflow(), format);
       const expected = workflowVersionOf(outlineWorkflow());
-      const [lens, ...rest] = provideCodeLenses(a, URI);
+      const [lens, graph, ...rest] = provideCodeLenses(a, URI);
       assert.equal(rest.length, 0);
+      assert.equal(slice(text, graph.range), format === "json" ? '"steps"' : "steps");
+      assert.deepEqual(graph.command, { title: "Open graph", command: OPEN_GRAPH_COMMAND, arguments: [{ uri: URI }], tooltip: "Show the workflow's graph beside the editor" });
       assert.equal(slice(text, lens.range), format === "json" ? '"apiVersion"' : "apiVersion");
       assert.equal(lens.command?.title, `WorkflowVersion ${expected.id}`);
       assert.equal(lens.command?.command, COPY_WORKFLOW_VERSION_COMMAND);
@@ -341,7 +343,8 @@ describe("WorkflowVersion", () => {
       one.steps[4].with.prompt = "{{ steps.nope.output }}";
       assert.equal(provideCodeLenses(analysis(one, format).analysis, URI)[0].command?.title, "1 problem");
       const broken = analyzeText(format === "json" ? '{"apiVersion": 1,' : "apiVersion: [\n", format);
-      const [brokenLens] = provideCodeLenses(broken, URI);
+      const [brokenLens, ...brokenRest] = provideCodeLenses(broken, URI);
+      assert.equal(brokenRest.length, 0, "a document that does not parse has no graph lens");
       assert.equal(brokenLens.command?.title, `${broken.document.parseErrors.length} problem${broken.document.parseErrors.length === 1 ? "" : "s"}`);
     });
 
@@ -378,11 +381,16 @@ describe("WorkflowVersion", () => {
   test("package.json names the commands and the context key of server/src/protocol.ts", () => {
     const manifest = JSON.parse(readFileSync("package.json", "utf8"));
     const commands = manifest.contributes.commands as Array<{ command: string; title: string; category: string }>;
-    for (const [command, title] of [[COPY_WORKFLOW_VERSION_COMMAND, "Copy WorkflowVersion id"], [SHOW_CANONICAL_JSON_COMMAND, "Show canonical JSON"]]) {
-      assert.deepEqual(commands.find((c) => c.command === command), { command, title, category: "LWIR" });
+    for (const [command, title] of [[COPY_WORKFLOW_VERSION_COMMAND, "Copy WorkflowVersion id"], [SHOW_CANONICAL_JSON_COMMAND, "Show canonical JSON"], [OPEN_GRAPH_COMMAND, "Open Graph"]]) {
+      const { icon: _icon, ...entry } = commands.find((c) => c.command === command) as { command: string; icon?: string };
+      assert.deepEqual(entry, { command, title, category: "LWIR" });
       const menu = manifest.contributes.menus.commandPalette.find((m: { command: string }) => m.command === command);
       assert.equal(menu?.when, ACTIVE_LWIR_CONTEXT);
     }
+    const title = manifest.contributes.menus["editor/title"].find((m: { command: string }) => m.command === OPEN_GRAPH_COMMAND);
+    assert.equal(title?.when, ACTIVE_LWIR_CONTEXT);
+    assert.equal(title?.group, "navigation");
+    assert.match((commands.find((c) => c.command === OPEN_GRAPH_COMMAND) as { icon?: string }).icon ?? "", /^\$\([a-z-]+\)$/);
   });
 });
 

@@ -5,7 +5,7 @@ import type { CodeLens } from "vscode-languageserver-types";
 import { canonicalJson } from "../lwir/canonical";
 import type { Analysis } from "./analysis";
 import { isEmptyDocument } from "./diagnostics";
-import { COPY_WORKFLOW_VERSION_COMMAND, SHOW_PROBLEMS_COMMAND, type CopyWorkflowVersionArgs, type WorkflowVersionResult } from "../protocol";
+import { COPY_WORKFLOW_VERSION_COMMAND, OPEN_GRAPH_COMMAND, SHOW_PROBLEMS_COMMAND, type CopyWorkflowVersionArgs, type WorkflowVersionResult } from "../protocol";
 
 /** Syntax errors and findings: what keeps a document from having a WorkflowVersion. */
 export function problemCount(analysis: Analysis): number {
@@ -43,20 +43,38 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-/** One lens, on the `apiVersion` key (the start of the document when it has none). */
+/**
+ * The WorkflowVersion lens on the `apiVersion` key (the start of the document when it has none), and
+ * "Open graph" on the `steps` key when there is one.
+ */
 export function provideCodeLenses(analysis: Analysis, uri: string): CodeLens[] {
   const doc = analysis.document;
   if (isEmptyDocument(doc)) return []; // no apiVersion to put it on, and nothing to count
+  return [workflowVersionLens(analysis, uri), ...graphLens(analysis, uri)];
+}
+
+function graphLens(analysis: Analysis, uri: string): CodeLens[] {
+  const doc = analysis.document;
+  const loc = doc.parseErrors.length === 0 ? doc.locate(["steps"]) : undefined;
+  if (loc?.keyStart === undefined || loc.keyEnd === undefined) return [];
+  return [{
+    range: doc.rangeAt(loc.keyStart, loc.keyEnd),
+    command: { title: "Open graph", command: OPEN_GRAPH_COMMAND, arguments: [{ uri }], tooltip: "Show the workflow's graph beside the editor" },
+  }];
+}
+
+function workflowVersionLens(analysis: Analysis, uri: string): CodeLens {
+  const doc = analysis.document;
   const loc = doc.locate(["apiVersion"]);
   const at = loc?.keyStart !== undefined && loc.keyEnd !== undefined ? doc.rangeAt(loc.keyStart, loc.keyEnd) : doc.rangeAt(0, 0);
   const info = workflowVersionInfo(analysis, uri);
   if (info.valid && info.id !== null) {
     const args: CopyWorkflowVersionArgs = { uri, id: info.id };
-    return [{
+    return {
       range: at,
       command: { title: `WorkflowVersion ${info.id}`, command: COPY_WORKFLOW_VERSION_COMMAND, arguments: [args], tooltip: `${info.hash}\nClick to copy the id` },
-    }];
+    };
   }
   const title = plural(info.problems, "problem");
-  return [{ range: at, command: { title, command: SHOW_PROBLEMS_COMMAND, arguments: [], tooltip: `${title}: no WorkflowVersion until the document is valid` } }];
+  return { range: at, command: { title, command: SHOW_PROBLEMS_COMMAND, arguments: [], tooltip: `${title}: no WorkflowVersion until the document is valid` } };
 }

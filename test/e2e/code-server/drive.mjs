@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { cliReport } from "../lib.mjs";
 import { GIF_NAME, authoringChecks } from "./authoring.mjs";
+import { GRAPH_SCREENSHOT, graphChecks } from "./graph.mjs";
 import { LWIR_STATUS, NEUTRAL, Workbench, escapeRe, problemRows, suggestLabels } from "./workbench.mjs";
 import { workspaceChecks } from "./workspace.mjs";
 
@@ -24,7 +25,7 @@ const EMPTY_JSON = "typing.lwir.json";
 /** The screenshots a passing run produces (copied to docs/images with --screenshots). */
 export const SCREENSHOT_NAMES = [
   "squiggles.png", "hover-problem.png", "hover-step.png", "quick-fix.png", "rename.png",
-  "suggest.png", "workflow-version.png", "canonical-json.png", "outline.png", GIF_NAME,
+  "suggest.png", "workflow-version.png", "canonical-json.png", "outline.png", GRAPH_SCREENSHOT, GIF_NAME,
 ];
 
 const json = (v) => JSON.stringify(v);
@@ -92,6 +93,11 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     loaded = true;
   });
   if (!loaded) return false;
+  // LWIR_E2E_ONLY=graph: only the graph view's checks (while working on it)
+  if (process.env.LWIR_E2E_ONLY === "graph") {
+    await graphChecks({ page, wb, workspace, run, screenshots });
+    return true;
+  }
 
   // ---- issue #16: files never opened, git checkout; then scope "openFiles" for the checks below ------------
   await workspaceChecks({ page, wb, workspace, run, helpers: { expectedRows, report, waitForEqual } });
@@ -489,6 +495,9 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await page.waitForFunction(() => [...document.querySelectorAll(".suggest-widget.visible .monaco-list-row .label-name")].some((e) => e.textContent.trim() === "apiVersion"));
     await wb.escape();
   });
+
+  // ---- issue #15's graph view ---------------------------------------------------------------------------
+  await graphChecks({ page, wb, workspace, run, screenshots });
 
   // ---- issue #14's authoring session, from empty files (last: it resizes the window) -------------------
   await authoringChecks({ page, wb, workspace, run, screenshots, helpers: { expectedRows, waitForEqual, waitForFile } });

@@ -7,4 +7,5 @@ import "./quickfix.test";
 import "./completion.test";
 import "./navigation.test";
 import "./commands.test";
+import "./graph.test";
 import "./trust.test";

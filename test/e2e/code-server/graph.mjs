@@ -1,0 +1,205 @@
+// Issue #15's graph view in the real workbench: "LWIR: Open Graph" on a real-world workflow (a parallel
+// step with a decision loop in its body), node count = steps, a click selects the step in the editor,
+// the cursor highlights its step, typing a `needs` entry adds the edge, a broken document keeps the last
+// graph under a banner, a theme switch recolours the view; the screenshot docs/images/graph.png; and
+// the time from an edit to the redrawn view on a generated 1,000-step workflow (logged, not asserted).
+import { execFileSync } from "node:child_process";
+import { copyFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { ROOT, log } from "../lib.mjs";
+import { LWIR_STATUS } from "./workbench.mjs";
+
+export const GRAPH_SCREENSHOT = "graph.png";
+/** Copied from the corpus into the workspace: 5 steps, a parallel body with a review → route → worker loop. */
+const SOURCE = join(ROOT, "test", "corpus", "realworld", "test-decision-loop-fu4-multi-fix.lwir.yaml");
+const FILE = "multi-fix.lwir.yaml";
+const BIG = "generated-1000.lwir.json";
+
+/** Steps at every depth, read independently of the server. */
+function countSteps(steps) {
+  return (steps ?? []).reduce((n, s) => n + 1 + (Array.isArray(s?.steps) ? countSteps(s.steps) : 0), 0);
+}
+
+/** 1-based line and column of `word` on the first line matching `re` at or after line `from` (0-based). */
+function find(text, re, word, from = 0) {
+  const lines = text.split("\n");
+  for (let i = from; i < lines.length; i++) {
+    if (re.test(lines[i])) {
+      const c = lines[i].indexOf(word);
+      return { index: i, line: i + 1, col: c + 1, endCol: c + 1 + word.length };
+    }
+  }
+  throw new Error(`no line matches ${re} after line ${from + 1}`);
+}
+
+export async function graphChecks({ page, wb, workspace, run, screenshots }) {
+  const file = (name) => join(workspace, name);
+  // The webview's page is two frames down: VS Code's host iframe, then the active frame with our HTML.
+  const view = () => page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
+  const body = () => view().locator("body");
+  const attr = async (name) => body().getAttribute(name);
+  const waitForAttr = async (name, test, what, timeout = 30_000) => {
+    const until = Date.now() + timeout;
+    for (;;) {
+      const value = await attr(name).catch(() => null);
+      if (value !== null && test(value)) return value;
+      if (Date.now() > until) throw new Error(`${what}: body[${name}] is ${JSON.stringify(value)}`);
+      await page.waitForTimeout(100);
+    }
+  };
+  // "Preferences: Color Theme": once the picker lists the theme (text typed before that was lost), type
+  // its name, wait until it is the first row, and accept it.
+  // (Not wb.command: it waits for the quick input to close, and this command opens another one in it.)
+  const setTheme = async (label) => {
+    await wb.quickInput("F1", "Preferences: Color Theme");
+    const rows = page.locator(".quick-input-widget .monaco-list-row");
+    await rows.filter({ has: page.locator(".label-name", { hasText: /^Preferences: Color Theme$/ }) }).first().click();
+    await rows.filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${label}$`) }) }).first().waitFor();
+    await page.locator(".quick-input-widget .quick-input-box input").focus();
+    await page.keyboard.type(label);
+    await page.waitForFunction((name) => {
+      const first = [...document.querySelectorAll(".quick-input-widget .monaco-list-row")].sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index))[0];
+      return (first?.querySelector(".label-name")?.textContent ?? "").trim() === name;
+    }, label);
+    await page.keyboard.press("Enter");
+    await wb.quickInputClosed();
+  };
+  const closeAll = async () => {
+    await wb.escape();
+    await wb.command("View: Close All Editors");
+  };
+
+  copyFileSync(SOURCE, file(FILE));
+  const text = readFileSync(file(FILE), "utf8");
+  const steps = countSteps(parseYaml(text).steps);
+
+  let opened = false;
+  await run("graph: LWIR: Open Graph draws one node per step, beside the editor", async () => {
+    await closeAll();
+    await wb.openFromExplorer(FILE);
+    await wb.command("LWIR: Open Graph");
+    await view().locator("svg#canvas g[data-id]").first().waitFor({ timeout: 60_000 });
+    await waitForAttr("data-nodes", (v) => Number(v) === steps, `${steps} step nodes`);
+    const drawn = await view().locator("g.step[data-id]").count();
+    if (drawn !== steps) throw new Error(`${drawn} step nodes drawn for ${steps} steps`);
+    // the loop's back edge and the parallel container are there
+    await view().locator('g.edge.back[data-from="run-branch.route"][data-to="run-branch.worker"]').waitFor();
+    await view().locator('g.container[data-id="run-branch"]').waitFor();
+    // the view sits beside the editor: two editor groups
+    const groups = await page.locator(".editor-group-container").count();
+    if (groups < 2) throw new Error(`${groups} editor group(s): the graph should open beside the editor`);
+    opened = true;
+  });
+  if (!opened) return;
+
+  await run("graph: screenshot for the README", async () => {
+    await wb.hidePanel();
+    // more room for the drawing: no side bar, and the view fitted to its new size
+    await wb.command("View: Toggle Primary Side Bar Visibility");
+    await page.locator(".part.sidebar").waitFor({ state: "hidden" });
+    await view().locator("#fit").click();
+    await page.mouse.move(5, 5);
+    await page.waitForTimeout(300);
+    await wb.screenshot(GRAPH_SCREENSHOT);
+    await wb.command("View: Toggle Primary Side Bar Visibility");
+  });
+
+  await run("graph: a click on a node selects its step's id in the editor", async () => {
+    const prep = find(text, /^\s*- id: prep\s*$/, "prep");
+    await view().locator('g[data-id="prep"]').click();
+    await wb.waitForCursor(prep.line, prep.endCol);
+    const sel = await page.locator('[id="status.editor.selection"]').innerText();
+    if (!/\(4 selected\)/.test(sel)) throw new Error(`the status bar shows ${JSON.stringify(sel)}: "prep" should be selected`);
+  });
+
+  await run("graph: moving the editor's cursor highlights its step", async () => {
+    const route = find(text, /^\s*- id: route\s*$/, "route");
+    await wb.goto(route.line + 2, 1);
+    await view().locator('g.selected[data-id="run-branch.route"]').waitFor();
+    const prep = find(text, /^\s*- id: prep\s*$/, "prep");
+    await wb.goto(prep.line + 1, 1);
+    await view().locator('g.selected[data-id="prep"]').waitFor();
+    if (await view().locator("g.selected").count() !== 1) throw new Error("more than one node highlighted");
+  });
+
+  await run("graph: typing a new needs entry adds the edge", async () => {
+    const route = find(text, /^\s*- id: route\s*$/, "route");
+    const need = find(text, /^\s*- review\s*$/, "review", route.index);
+    if (await view().locator('g.edge[data-from="run-branch.worker"][data-to="run-branch.route"]').count() !== 0) throw new Error("the edge is there before the edit");
+    await wb.goto(need.line, need.endCol);
+    await page.keyboard.press("End");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("- worker");
+    await view().locator('g.edge.needs[data-from="run-branch.worker"][data-to="run-branch.route"]').waitFor();
+    log("code-server", `graph: edit → redrawn view (${steps} steps): ${await attr("data-edit-to-draw-ms")} ms`);
+  });
+
+  await run("graph: while the document does not parse, the last good graph stays under a banner", async () => {
+    const edges = await view().locator("g.edge").count();
+    const stepsLine = find(text, /^steps:\s*$/, "steps");
+    await wb.goto(stepsLine.line, stepsLine.endCol + 1);
+    await page.keyboard.type(" [");
+    await view().locator("#banner", { hasText: "The document does not parse: showing the last good graph" }).waitFor();
+    await waitForAttr("data-parse-ok", (v) => v === "false", "parseOk false");
+    const now = await view().locator("g.edge").count();
+    if (now !== edges) throw new Error(`${now} edges drawn while broken, ${edges} before`);
+    if (await view().locator("g.step[data-id]").count() !== steps) throw new Error("the last good graph lost nodes");
+    await page.keyboard.press("Backspace");
+    await page.keyboard.press("Backspace");
+    await view().locator("#banner").waitFor({ state: "hidden" });
+    // the typed needs entry goes too: the file as it is on disk
+    await wb.command("File: Revert File");
+    await page.locator(".tab.active.dirty").waitFor({ state: "detached" });
+    await view().locator('g.edge[data-from="run-branch.worker"][data-to="run-branch.route"]').waitFor({ state: "detached" });
+  });
+
+  await run("graph: a theme switch recolours the view (background and text follow the workbench)", async () => {
+    const colours = async () => ({
+      workbench: await page.locator(".monaco-editor .monaco-editor-background").first().evaluate((e) => getComputedStyle(e).backgroundColor),
+      view: await body().evaluate((e) => getComputedStyle(e).backgroundColor),
+      text: await view().locator("g.step text.id").first().evaluate((e) => getComputedStyle(e).fill),
+    });
+    const before = await colours();
+    if (before.view !== before.workbench) throw new Error(`the view's background ${before.view} is not the editor's ${before.workbench}`);
+    const [r, g, b] = (before.workbench.match(/\d+(\.\d+)?/g) ?? ["0", "0", "0"]).map(Number);
+    const dark = (r + g + b) / 3 < 128;
+    const target = dark ? "Light Modern" : "Dark Modern";
+    await setTheme(target);
+    const until = Date.now() + 30_000;
+    let after = await colours();
+    while ((after.view === before.view || after.view !== after.workbench) && Date.now() < until) {
+      await page.waitForTimeout(200);
+      after = await colours();
+    }
+    if (after.view === before.view || after.view !== after.workbench) throw new Error(`after switching to ${target}: ${JSON.stringify({ before, after })}`);
+    if (after.text === before.text) throw new Error(`the node text kept its colour ${after.text}`);
+    // back to the theme the other checks and screenshots expect
+    await setTheme(dark ? "Dark Modern" : "Light Modern");
+    const back = Date.now() + 30_000;
+    while ((await colours()).view !== before.view && Date.now() < back) await page.waitForTimeout(200);
+  });
+
+  await run("graph: a 1,000-step workflow opens and redraws after an edit (time logged)", async () => {
+    execFileSync(process.execPath, [join(ROOT, "bench", "generate.mjs"), "--steps", "1000", "--seed", "15", "--format", "json", "--out", file(BIG)], { stdio: "pipe" });
+    const big = readFileSync(file(BIG), "utf8");
+    const total = countSteps(JSON.parse(big).steps);
+    await closeAll();
+    await wb.openFromExplorer(BIG);
+    // the command is in the palette once the extension knows the editor holds an LWIR document
+    await page.locator(LWIR_STATUS, { hasText: /wfver_|LWIR:/ }).waitFor({ timeout: 120_000 });
+    const t0 = Date.now();
+    await wb.command("LWIR: Open Graph");
+    await waitForAttr("data-nodes", (v) => Number(v) === total, `${total} step nodes`, 240_000);
+    const opened = Date.now() - t0;
+    const version = Number(await attr("data-version"));
+    // an edit that changes no edge (a prompt), then one that adds an edge
+    const prompt = find(big, /"prompt": "/, '"prompt": "');
+    await wb.goto(prompt.line, prompt.endCol);
+    await page.keyboard.type("x");
+    await waitForAttr("data-version", (v) => Number(v) > version, "a redraw after the edit", 120_000);
+    const noEdge = await attr("data-edit-to-draw-ms");
+    log("code-server", `graph: ${total} steps: opened and drawn in ${opened} ms (command to nodes); prompt edit → redrawn view ${noEdge} ms`);
+  });
+  await closeAll();
+}

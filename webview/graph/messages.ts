@@ -1,0 +1,35 @@
+// Messages between the extension (client/src/graphPanel.ts) and the graph webview (main.ts).
+import type { GraphResult } from "../../server/src/protocol";
+
+export type ToWebview =
+  /** A new answer of the server; `editAt` is when the edit it follows was seen (Date.now()), for the timing. */
+  | { type: "graph"; result: GraphResult; fit?: boolean; editAt?: number; selected?: string }
+  /** The step under the editor's cursor (undefined: none). */
+  | { type: "select"; id: string | undefined };
+
+export type FromWebview =
+  | { type: "ready" }
+  /** Reveal and select this node's step in the editor. */
+  | { type: "reveal"; id: string }
+  | { type: "copyMermaid" }
+  | { type: "saveSvg"; svg: string }
+  /** A graph was drawn: what it shows, and the milliseconds from the edit to the drawn view when known. */
+  | { type: "drawn"; drawn: GraphDrawn; editToDrawMs?: number; drawMs: number };
+
+/** What the view drew (logged by the extension with the time from the edit). */
+export interface GraphDrawn {
+  uri: string;
+  version: number;
+  parseOk: boolean;
+  /** Drawn node elements of step nodes, and of all nodes. */
+  steps: number;
+  nodes: number;
+  /** Drawn edges, each as "from->to:kind". */
+  edges: string[];
+}
+
+/** What the webview keeps across reloads (vscode.setState), and the serializer reads. */
+export interface GraphViewState {
+  uri?: string;
+  transform?: { x: number; y: number; k: number };
+}
