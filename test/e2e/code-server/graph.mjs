@@ -4,7 +4,7 @@
 // graph under a banner, a theme switch recolours the view; the screenshot docs/images/graph.png; and
 // the time from an edit to the redrawn view on a generated 1,000-step workflow (logged, not asserted).
 import { execFileSync } from "node:child_process";
-import { copyFileSync, readFileSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { ROOT, log } from "../lib.mjs";
@@ -201,5 +201,15 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
     const noEdge = await attr("data-edit-to-draw-ms");
     log("code-server", `graph: ${total} steps: opened and drawn in ${opened} ms (command to nodes); prompt edit → redrawn view ${noEdge} ms`);
   });
+  // Leave the workbench as the later checks expect: the edited files as on disk, no editor or graph
+  // open, and no 1,000-step file for the workspace scan to keep checking.
+  await wb.escape();
+  for (let i = 0; i < 5 && (await page.locator(".tab.dirty").count()) > 0; i++) {
+    await page.locator(".tab.dirty").first().click();
+    await wb.command("File: Revert File");
+    await page.waitForTimeout(300);
+  }
   await closeAll();
+  await page.locator(".tab").first().waitFor({ state: "detached" }).catch(() => {});
+  rmSync(file(BIG), { force: true });
 }

@@ -8,4 +8,5 @@ import "./completion.test";
 import "./navigation.test";
 import "./commands.test";
 import "./graph.test";
+import "./workspace.test";
 import "./trust.test";

@@ -237,12 +237,22 @@ export async function resetEditors(): Promise<void> {
   // The language client forgets a document (and deletes its diagnostics) when it sees its tab close.
   await waitFor("all tabs to close", vscode.window.tabGroups.onDidChangeTabs as vscode.Event<unknown>,
     () => (vscode.window.tabGroups.all.every((g) => g.tabs.length === 0) ? true : undefined));
-  await waitFor("the language client to forget the closed documents", vscode.languages.onDidChangeDiagnostics as vscode.Event<unknown>,
-    () => (vscode.languages.getDiagnostics().some(([, ds]) => ds.some((d) => d.source === "lwir")) ? undefined : true),
-    { state: () => `still shown: ${vscode.languages.getDiagnostics().filter(([, ds]) => ds.some((d) => d.source === "lwir")).map(([u]) => u.toString()).join(", ")}` });
+  // With the workspace scan (lwir.validation.scope "workspace", the default) a closed example shows its
+  // file on disk: the CLI's findings, nothing else. Wait until no closed document shows anything else.
+  const wrong = () => vscode.languages.getDiagnostics().filter(([uri, ds]) => {
+    const ours = ds.filter((d) => d.source === "lwir");
+    if (ours.length === 0) return false;
+    const name = uri.path.slice(uri.path.lastIndexOf("/") + 1);
+    const file = E2E.files[name];
+    return !file || uri.toString() !== workspaceUri(name).toString() || stableText(actualDiagnostics(ours)) !== stableText(expectedDiagnostics(file.report));
+  });
+  await waitFor("the closed documents to show their files on disk", vscode.languages.onDidChangeDiagnostics as vscode.Event<unknown>,
+    () => (wrong().length > 0 ? undefined : true),
+    { state: () => `still shown otherwise: ${wrong().map(([u]) => u.toString()).join(", ")}` });
 }
 
 export async function sha256Hex(text: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
+
