@@ -220,7 +220,7 @@ describe("graph layouts in flight (service/graph.ts)", () => {
 describe("the worker-thread layouter (graph/workerLayouter.ts)", () => {
   const graph = graphOf(chain(30, { 10: [2], 20: [5, 7] }));
 
-  test("lays out in a worker exactly as in-thread, and in-thread after dispose", async () => {
+  test("lays out in a worker exactly as in-thread; dispose fails what waits, and later layouts are in-thread", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lwir-layout-worker-"));
     const file = join(dir, "graph-layout-worker.js");
     // bundled as scripts/build.mjs does (esbuild's command line: its JavaScript API cannot run from a bundled test)
@@ -233,7 +233,10 @@ describe("the worker-thread layouter (graph/workerLayouter.ts)", () => {
     assert.deepEqual(one, layoutGraph(graph));
     assert.deepEqual(two, layoutGraph(graphOf(chain(3))));
     assert.equal(layouter.inThread, false);
+    // a layout still waiting at shutdown fails at once rather than being computed in-thread
+    const waiting = layouter.layout(graph);
     layouter.dispose();
+    await assert.rejects(waiting, /shutting down/);
     assert.equal(layouter.inThread, true);
     assert.deepEqual(await layouter.layout(graph), layoutGraph(graph));
     assert.deepEqual(logs, []);

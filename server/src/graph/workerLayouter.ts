@@ -54,11 +54,14 @@ export class WorkerLayouter implements Layouter {
     });
   }
 
+  /** Stops the worker (shutdown, exit): layouts still waiting fail rather than hold up the exit in-thread. */
   dispose(): void {
     this.disposed = true;
     const worker = this.worker;
     this.worker = undefined;
-    this.drain();
+    const waiting = [...this.jobs.values()];
+    this.jobs.clear();
+    for (const job of waiting) job.reject(new Error("graph layout stopped: the server is shutting down"));
     void worker?.terminate();
   }
 
