@@ -111,6 +111,8 @@ for (const steps of sizes) {
       const rounds = steps >= 5000 ? ["--iterations", String(Math.min(iterations, 5)), "--warmup", "1", "--elk", "no"]
         : steps >= 1000 ? ["--iterations", String(Math.min(iterations, 10)), "--warmup", String(Math.min(warmup, 2))] : [];
       plan.push(["graph.mjs", [...base, ...rounds]]);
+      // over LSP: an edge changed → the graph answer, and a completion meanwhile (the layout in the worker)
+      if (steps === 1000) plan.push(["graph-lsp.mjs", [...base, "--iterations", String(Math.min(iterations, 10)), "--warmup", "2"]]);
     }
     if (format === "yaml" && only.includes("yamlls-lsp")) {
       plan.push(["lsp.mjs", [...base, "--server", "yamlls-nodelay"]]);

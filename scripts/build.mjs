@@ -44,6 +44,8 @@ const entries = [
   { ...node, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
   { ...node, entryPoints: ["server/src/serverLoader.ts"], outfile: "dist/server.js" },
   { ...node, entryPoints: ["server/src/node.ts"], outfile: "dist/server-main.js", plugins: [lazyBuiltins] },
+  // The Node server's graph layout thread (server/src/graph/workerLayouter.ts loads it from beside server-main.js).
+  { ...node, entryPoints: ["server/src/graphLayoutWorker.ts"], outfile: "dist/graph-layout-worker.js" },
   { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] },
   { ...browser, entryPoints: ["server/src/browser.ts"], outfile: "dist/web/server.js", format: "iife" },
   { ...browser, entryPoints: ["client/src/browserExtension.ts"], outfile: "dist/web/extension.js", external: ["vscode"] },

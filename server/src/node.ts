@@ -12,6 +12,8 @@ import {
   type Connection,
   type ConnectionOptions,
 } from "vscode-languageserver/node";
+import { join } from "node:path";
+import { WorkerLayouter } from "./graph/workerLayouter";
 import { OutstandingRequests } from "./lsp/outstandingRequests";
 import { startServer } from "./server";
 import { NodeFileSource } from "./workspace/nodeFileSource";
@@ -77,4 +79,15 @@ if (process.env.LWIR_DEBUG_MEMORY === "1") {
   });
 }
 
-startServer(connection, { requestsOutstanding: () => outstanding.any, fileSources: [new NodeFileSource()] });
+// Graph layouts in a worker thread (dist/graph-layout-worker.js beside this bundle): a 1,000-step layout
+// takes longer than a parse, and diagnostics and completion must not wait for it.
+const layouter = new WorkerLayouter(join(__dirname, "graph-layout-worker.js"), (message) => {
+  try {
+    connection.console.warn(`lwir: ${message}`);
+  } catch {
+    // the connection is gone
+  }
+});
+process.on("exit", () => layouter.dispose());
+
+startServer(connection, { requestsOutstanding: () => outstanding.any, fileSources: [new NodeFileSource()], layouter });

@@ -26,6 +26,7 @@ import { ClientFileSource } from "./lsp/clientFileSource";
 import { WatchedFiles } from "./lsp/watchedFiles";
 import { WorkspaceScan } from "./lsp/workspaceScan";
 import type { WorkspaceFileSource } from "./workspace/files";
+import type { Layouter } from "./graph/layouter";
 
 /** package.json's version, defined by scripts/build.mjs when bundling. */
 declare const __LWIR_VERSION__: string | undefined;
@@ -36,6 +37,8 @@ export interface ServerOptions {
   requestsOutstanding?: () => boolean;
   /** Where the workspace scan finds and reads files it can reach itself (node.ts: the disk); the client is asked for the rest when it offers. */
   fileSources?: WorkspaceFileSource[];
+  /** Who lays out the graph view (node.ts: a worker thread); in this thread when not given. Disposed at shutdown. */
+  layouter?: Layouter;
 }
 
 export function startServer(connection: Connection, options: ServerOptions = {}): void {
@@ -69,7 +72,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const outline = registerOutlineFeatures(parts);
   const navigation = registerNavigationFeatures(parts);
   const signatureHelp = registerSignatureHelp(parts);
-  registerGraphFeatures(parts);
+  registerGraphFeatures(parts, options.layouter);
 
   connection.onInitialize((params): InitializeResult => {
     session.phase = "running";
@@ -98,6 +101,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     session.phase = "shutDown";
     diagnostics.shutdown();
     workspaceScan.shutdown();
+    options.layouter?.dispose?.();
   });
 
   documents.listen(connection);

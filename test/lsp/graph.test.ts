@@ -1,13 +1,17 @@
 // The graph view's request through the built server (dist/server.js, `npm run build` first): lwir/graph
 // on a real-world workflow in JSON and YAML, across edits that keep the shape (no new layout), add an
 // edge (a new layout), break the document (the last good graph, marked) and mend it; Mermaid on request;
-// null for documents that are not LWIR; InvalidParams without a uri.
+// null for documents that are not LWIR; InvalidParams without a uri. At 1,000 steps the layout runs in the
+// server's worker thread: a completion sent after the graph request is answered first, the graph's layout is
+// the in-thread one, and the server still exits after `exit`.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { GraphResult } from "../../server/src/protocol";
-import { REALWORLD } from "../corpus";
+import { layoutGraph } from "../../server/src/graph/layout";
+import { GENERATOR, REALWORLD } from "../corpus";
 import { ErrorCode, LspClient, ResponseErrorReply, fileUri } from "./harness";
 
 const NAME = "docs-lwir-reference-worked-example-review-loop-wrapped.lwir";
@@ -85,5 +89,43 @@ describe("lwir/graph over LSP", () => {
     const result: GraphResult = await client.request("lwir/graph", { textDocument: { uri } });
     assert.equal(result.graph.nodes.filter((n) => n.kind === "step").length, 4);
     client.close(uri);
+  });
+});
+
+describe("lwir/graph at 1,000 steps: the layout off the server's main thread", () => {
+  test("a completion sent while the graph is laid out is answered first; the layout equals the in-thread one; the server exits after exit", async () => {
+    const client = await LspClient.start({ pull: false, timeout: 120_000, initializationOptions: { settings: { validation: { delay: 0 } } } });
+    try {
+      const generated = spawnSync(process.execPath, [GENERATOR, "--steps", "1000", "--format", "json", "--seed", "1"], { encoding: "utf8", maxBuffer: 1 << 26 });
+      assert.equal(generated.status, 0, generated.stderr);
+      const text = generated.stdout;
+      const uri = fileUri("graph-1000.lwir.json");
+      client.open(uri, text);
+      const first: GraphResult = await client.request("lwir/graph", { uri });
+      assert.ok(first.graph.nodes.filter((n) => n.kind === "step").length >= 1000);
+
+      // a new needs entry (a new edge) in the middle of the document: the graph must be laid out again
+      const firstId = /"id": "([^"]+)"/.exec(text)![1];
+      const at = text.indexOf('"needs": [\n', text.length >> 1) + '"needs": [\n'.length;
+      const position = client.document(uri).positionAt(at);
+      client.change(uri, 2, [{ range: { start: position, end: position }, text: `"${firstId}",\n` }]);
+      const order: string[] = [];
+      const graph = client.request<GraphResult>("lwir/graph", { uri }).then((r) => { order.push("graph"); return r; });
+      const inside = { line: position.line, character: position.character + 1 };
+      const completion = client.request("textDocument/completion", { textDocument: { uri }, position: inside }).then((r) => { order.push("completion"); return r; });
+      const [answer, items] = await Promise.all([graph, completion]);
+      assert.deepEqual(order, ["completion", "graph"], "completion is not held up by the layout");
+      assert.ok(items !== null, "completion answered with a list");
+      assert.equal(answer.version, 2);
+      assert.equal(answer.laidOut, true);
+      assert.notEqual(answer.shapeKey, first.shapeKey);
+      // the worker's layout is the in-thread layout of the answered graph (deterministic)
+      assert.deepEqual(answer.layout, JSON.parse(JSON.stringify(layoutGraph(answer.graph))));
+      assert.ok(!client.logs.some((m) => m.includes("graph layout worker")), client.logs.join("\n"));
+    } finally {
+      await client.stop();
+    }
+    // shutdown + exit: the process ends by itself (stop() kills it otherwise, which shows as a signal)
+    assert.deepEqual(client.exit, { code: 0, signal: null });
   });
 });

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { analyzeText } from "../../server/src/service/analysis";
-import { GraphViews, hashKey } from "../../server/src/service/graph";
+import { GraphViews, graphOfAnalysis, hashKey } from "../../server/src/service/graph";
+import type { Layouter } from "../../server/src/graph/layouter";
 import { toMermaid } from "../../server/src/graph/render";
 import { layoutGraph, nodeLines } from "../../server/src/graph/layout";
 import type { WorkflowGraph } from "../../server/src/graph/model";
@@ -51,8 +52,22 @@ test("the fixture is a valid workflow", () => {
   assert.deepEqual(a.findings.map((f) => `${f.code} ${f.path} ${f.message}`), []);
 });
 
-function answer(views: GraphViews, text: string, version: number): GraphResult {
-  return views.answer(URI, version, analyzeText(text, "json"));
+/** The view's answer for `text` as version `version` of URI (never undefined here: the snapshot is always there). */
+async function answer(views: GraphViews, text: string, version: number, uri = URI, options: { mermaid?: boolean } = {}): Promise<GraphResult> {
+  const analysis = analyzeText(text, text.trimStart().startsWith("{") ? "json" : "yaml");
+  return (await views.answer(uri, () => ({ version, analysis }), options))!;
+}
+
+/** A layouter that counts its layouts, in-thread. */
+function counting(): Layouter & { calls: number } {
+  const counter = { calls: 0, layout: async (g: WorkflowGraph) => { counter.calls++; return layoutGraph(g); } };
+  return counter;
+}
+
+/** What the webview draws for `text`: its graph and the in-thread layout. */
+function drawn(text: string): GraphResult {
+  const graph = graphOfAnalysis(analyzeText(text, "json"))!;
+  return { uri: URI, version: 1, parseOk: true, graph, layout: layoutGraph(graph), shapeKey: "", laidOut: true, selections: {} };
 }
 
 function walk(node: VNode, visit: (n: VNode) => void): void {
@@ -67,56 +82,56 @@ function find(node: VNode, pred: (n: VNode) => boolean): VNode[] {
 const hasClass = (n: VNode, c: string) => String(n.attrs.class ?? "").split(" ").includes(c);
 const textsOf = (n: VNode) => find(n, (x) => x.tag === "text").map((x) => x.text);
 
-describe("lwir/graph answers (service/graph.ts)", () => {
-  test("an edit that changes no node or edge reuses the layout; one that adds an edge lays out again", () => {
-    let calls = 0;
-    const views = new GraphViews((g) => { calls++; return layoutGraph(g); });
-    const first = answer(views, workflow(), 1);
-    assert.equal(calls, 1);
+describe("lwir/graph answers (service/graph.ts)", async () => {
+  test("an edit that changes no node or edge reuses the layout; one that adds an edge lays out again", async () => {
+    const layouter = counting();
+    const views = new GraphViews(layouter);
+    const first = await answer(views, workflow(), 1);
+    assert.equal(layouter.calls, 1);
     assert.equal(first.laidOut, true);
     assert.equal(first.parseOk, true);
 
     // a prompt changes: same shape
-    const second = answer(views, workflow({ prompt: "look harder" }), 2);
-    assert.equal(calls, 1, "no second layout for an edit that changes no edge");
+    const second = await answer(views, workflow({ prompt: "look harder" }), 2);
+    assert.equal(layouter.calls, 1, "no second layout for an edit that changes no edge");
     assert.equal(second.laidOut, false);
     assert.equal(second.version, 2);
     assert.equal(second.shapeKey, first.shapeKey);
     assert.equal(second.layout, first.layout);
 
     // a finding appears (a reference to a missing step in the prompt): decorations only
-    const third = answer(views, workflow({ prompt: "{{ steps.nope.output }}" }), 3);
-    assert.equal(calls, 1);
+    const third = await answer(views, workflow({ prompt: "{{ steps.nope.output }}" }), 3);
+    assert.equal(layouter.calls, 1);
     const review = third.graph.nodes.find((n) => n.id === "review")!;
     assert.ok(review.findings.errors > 0, JSON.stringify(review.findings));
     assert.ok(review.findings.messages.some((m) => m.includes("nope")), review.findings.messages.join("\n"));
 
     // a new needs entry: a new edge, a new layout
-    const fourth = answer(views, workflow({ needs: ["fetch"] }), 4);
-    assert.equal(calls, 2);
+    const fourth = await answer(views, workflow({ needs: ["fetch"] }), 4);
+    assert.equal(layouter.calls, 2);
     assert.equal(fourth.laidOut, true);
     assert.notEqual(fourth.shapeKey, first.shapeKey);
     assert.ok(fourth.graph.edges.some((e) => e.from === "fetch" && e.to === "review" && e.kind === "needs"));
     assert.equal(views.layouts, 2);
   });
 
-  test("layouts are kept per document, and forgotten on close", () => {
-    let calls = 0;
-    const views = new GraphViews((g) => { calls++; return layoutGraph(g); });
-    views.answer("file:///a.lwir.json", 1, analyzeText(workflow(), "json"));
-    views.answer("file:///b.lwir.json", 1, analyzeText(workflow(), "json"));
-    assert.equal(calls, 2);
-    views.answer("file:///a.lwir.json", 2, analyzeText(workflow({ prompt: "p" }), "json"));
-    assert.equal(calls, 2);
+  test("layouts are kept per document, and forgotten on close", async () => {
+    const layouter = counting();
+    const views = new GraphViews(layouter);
+    await answer(views, workflow(), 1, "file:///a.lwir.json");
+    await answer(views, workflow(), 1, "file:///b.lwir.json");
+    assert.equal(layouter.calls, 2);
+    await answer(views, workflow({ prompt: "p" }), 2, "file:///a.lwir.json");
+    assert.equal(layouter.calls, 2);
     views.forget("file:///a.lwir.json");
-    views.answer("file:///a.lwir.json", 3, analyzeText(workflow({ prompt: "p" }), "json"));
-    assert.equal(calls, 3);
+    await answer(views, workflow({ prompt: "p" }), 3, "file:///a.lwir.json");
+    assert.equal(layouter.calls, 3);
   });
 
-  test("while the document does not parse: the last good graph, marked, with the syntax error", () => {
+  test("while the document does not parse: the last good graph, marked, with the syntax error", async () => {
     const views = new GraphViews();
-    const good = answer(views, workflow(), 1);
-    const broken = answer(views, workflow().replace('"fetch",', '"fetch" "x",'), 2);
+    const good = await answer(views, workflow(), 1);
+    const broken = await answer(views, workflow().replace('"fetch",', '"fetch" "x",'), 2);
     assert.equal(broken.parseOk, false);
     assert.equal(broken.version, 2);
     assert.ok(broken.error && broken.error.message.length > 0, JSON.stringify(broken.error));
@@ -124,17 +139,17 @@ describe("lwir/graph answers (service/graph.ts)", () => {
     assert.deepEqual(broken.graph, good.graph);
     assert.equal(broken.laidOut, false);
     // never parsed: an empty graph, still an answer
-    const fresh = new GraphViews().answer(URI, 1, analyzeText("{", "json"));
+    const fresh = await answer(new GraphViews(), "{", 1);
     assert.equal(fresh.parseOk, false);
     assert.deepEqual(fresh.graph.nodes, []);
     // YAML too
-    const yaml = new GraphViews().answer(URI, 1, analyzeText("steps: [\n", "yaml"));
+    const yaml = await answer(new GraphViews(), "steps: [\n", 1);
     assert.equal(yaml.parseOk, false);
   });
 
-  test("nodes carry their step's range; selections are the id values", () => {
+  test("nodes carry their step's range; selections are the id values", async () => {
     const text = workflow();
-    const result = answer(new GraphViews(), text, 1);
+    const result = await answer(new GraphViews(), text, 1);
     const lines = text.split("\n");
     const review = result.graph.nodes.find((n) => n.id === "review")!;
     assert.ok(review.range);
@@ -149,19 +164,19 @@ describe("lwir/graph answers (service/graph.ts)", () => {
     assert.equal(stepAt(result.graph, { line: 0, character: 0 }), undefined);
   });
 
-  test("Mermaid: \"Copy as Mermaid\" is lwir graph's renderer on the answered graph, also for the last good graph while broken", () => {
+  test("Mermaid: \"Copy as Mermaid\" is lwir graph's renderer on the answered graph, also for the last good graph while broken", async () => {
     const text = workflow({ needs: ["ghost"] });
     const views = new GraphViews();
-    const result = views.answer(URI, 1, analyzeText(text, "json"), { mermaid: true });
+    const result = await answer(views, text, 1, URI, { mermaid: true });
     assert.match(result.mermaid!, /^flowchart TD\n/);
     assert.equal(result.mermaid, toMermaid(result.graph));
-    const broken = views.answer(URI, 2, analyzeText(text.slice(0, -3), "json"), { mermaid: true });
+    const broken = await answer(views, text.slice(0, -3), 2, URI, { mermaid: true });
     assert.equal(broken.parseOk, false);
     assert.equal(broken.mermaid, result.mermaid);
-    assert.equal(views.answer(URI, 3, analyzeText(text, "json")).mermaid, undefined, "only when asked");
+    assert.equal((await answer(views, text, 3)).mermaid, undefined, "only when asked");
   });
 
-  test("hashKey is short and tells keys apart", () => {
+  test("hashKey is short and tells keys apart", async () => {
     assert.notEqual(hashKey("a"), hashKey("b"));
     assert.equal(hashKey("abc"), hashKey("abc"));
     assert.match(hashKey("x".repeat(100000)), /^[0-9a-f]{8}-[0-9a-f]+$/);
@@ -169,7 +184,7 @@ describe("lwir/graph answers (service/graph.ts)", () => {
 });
 
 describe("the webview's drawing (webview/graph/view.ts)", () => {
-  const result = answer(new GraphViews(), workflow({ needs: ["ghost"], prompt: "{{ steps.nope.output }}" }), 1);
+  const result = drawn(workflow({ needs: ["ghost"], prompt: "{{ steps.nope.output }}" }));
   const data: GraphData = { graph: result.graph, layout: result.layout };
 
   test("every node and edge of the model is drawn, with its kind", () => {
@@ -241,7 +256,7 @@ describe("the webview's drawing (webview/graph/view.ts)", () => {
 
   test("node text is what layout.ts sized the boxes by", () => {
     for (const c of corpusCases(REALWORLD).filter((c) => c.file.endsWith(".json"))) {
-      const result = answer(new GraphViews(), readFileSync(c.file, "utf8"), 1);
+      const result = drawn(readFileSync(c.file, "utf8"));
       for (const n of result.graph.nodes) assert.deepEqual(nodeText(n), nodeLines(n), `${c.file}: ${n.id}`);
     }
   });

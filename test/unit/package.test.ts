@@ -100,7 +100,7 @@ test("the .vsix holds exactly what a user needs", () => {
   const exact = [
     "[Content_Types].xml", "extension.vsixmanifest",
     "extension/package.json", "extension/readme.md", "extension/changelog.md", "extension/LICENSE.txt", "extension/images/icon.png",
-    "extension/dist/extension.js", "extension/dist/server.js", "extension/dist/server-main.js", "extension/dist/cli.js",
+    "extension/dist/extension.js", "extension/dist/server.js", "extension/dist/server-main.js", "extension/dist/cli.js", "extension/dist/graph-layout-worker.js",
     "extension/dist/web/extension.js", "extension/dist/web/server.js", "extension/dist/webview/graph.js",
     ...manifest.contributes.grammars.map((g: { path: string }) => `extension/${g.path.replace(/^\.\//, "")}`),
   ];
@@ -119,7 +119,7 @@ test("the .vsix holds exactly what a user needs", () => {
 
 test("the bundles are minified and name no source map", () => {
   const bundles = files.filter((f) => f.startsWith("extension/dist/"));
-  assert.equal(bundles.length, 7); // extension, server loader and bundle, CLI, web extension and server, graph webview
+  assert.equal(bundles.length, 8); // extension, server loader and bundle, graph layout worker, CLI, web extension and server, graph webview
   for (const f of bundles) {
     const js = text(f);
     assert.doesNotMatch(js, /sourceMappingURL/, `${f} points at a source map the .vsix does not hold`);

@@ -1,22 +1,28 @@
 // The graph view's request over LSP: `lwir/graph` {uri, mermaid?} → GraphResult (service/graph.ts), or
 // null for a document that is not an open LWIR one of normal size. The layout is computed here, in the
 // server's process (or web worker), never in the extension host; the client asks again after each
-// edit (debounced), so no notification is needed: LSP delivers the edit before the request.
+// edit (debounced), so no notification is needed: LSP delivers the edit before the request. The layout
+// itself is awaited from the server's Layouter (a worker thread in Node: graph/workerLayouter.ts), so
+// other requests are answered while it is computed; the answer is made from the document's newest version.
 import type { CancellationToken } from "vscode-languageserver";
 import { GRAPH_REQUEST, type GraphResult } from "../protocol";
+import type { Layouter } from "../graph/layouter";
 import { GraphViews } from "../service/graph";
 import { isRecord } from "./requestGuards";
 import { lwirAnalysis, type ServerParts } from "./serverParts";
 
-export function registerGraphFeatures({ connection, documents, workspace, session }: ServerParts): void {
-  const views = new GraphViews();
+export function registerGraphFeatures({ connection, documents, workspace, session }: ServerParts, layouter?: Layouter): void {
+  const views = new GraphViews(layouter);
   documents.onDidClose(session.notification("didClose (graph)", (event) => views.forget(event.document.uri)));
 
-  const graph = session.documentRequest("graph", (params: { textDocument: { uri: string }; mermaid: boolean }): GraphResult | null => {
+  const graph = session.documentRequest("graph", async (params: { textDocument: { uri: string }; mermaid: boolean }, token): Promise<GraphResult | null> => {
     const uri = params.textDocument.uri;
-    const analysis = lwirAnalysis(workspace, uri);
-    const document = documents.get(uri);
-    return analysis && document ? views.answer(uri, document.version, analysis, { mermaid: params.mermaid }) : null;
+    const latest = () => {
+      const analysis = lwirAnalysis(workspace, uri);
+      const document = documents.get(uri);
+      return analysis && document ? { version: document.version, analysis } : undefined;
+    };
+    return (await views.answer(uri, latest, { mermaid: params.mermaid, token })) ?? null;
   });
   connection.onRequest(GRAPH_REQUEST, (params: unknown, token: CancellationToken) => {
     const p = isRecord(params) ? params : {};
