@@ -131,7 +131,14 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
     await page.keyboard.press("End");
     await page.keyboard.press("Enter");
     await page.keyboard.type("- worker");
-    await view().locator('g.edge.needs[data-from="run-branch.worker"][data-to="run-branch.route"]').waitFor();
+    const added = view().locator('g.edge.needs[data-from="run-branch.worker"][data-to="run-branch.route"]');
+    await added.waitFor({ state: "attached" }).catch(async (e) => {
+      const edges = await view().locator("g.edge").evaluateAll((els) => els.map((x) => `${x.getAttribute("class")} ${x.getAttribute("data-from")}->${x.getAttribute("data-to")}`));
+      throw new Error(`no needs edge worker -> route (view version ${await attr("data-version")}); edges drawn: ${JSON.stringify(edges)} (${e.message.split("\n")[0]})`);
+    });
+    // drawn as a line of its own (an SVG group is "hidden" to Playwright while a redraw replaces it)
+    const box = await added.evaluate((g) => { const b = g.getBBox(); return { width: b.width, height: b.height }; });
+    if (!(box.width > 0 || box.height > 0)) throw new Error(`the new edge has no extent: ${JSON.stringify(box)}`);
     log("code-server", `graph: edit → redrawn view (${steps} steps): ${await attr("data-edit-to-draw-ms")} ms`);
   });
 
