@@ -49,7 +49,7 @@ function startServer() {
     capabilities: CAPABILITIES,
     serverPath: join(root, "dist", "server.js"),
     workspaceFolders: [{ uri: folderUri, name: "bench" }],
-    initializationOptions: { settings: { validation: { delay: 0 } } },
+    initializationOptions: { settings: { validation: { delay: 0, scope: "workspace" } } },
   });
 }
 

@@ -8,7 +8,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -66,7 +66,7 @@ function makeWorkspace(): { root: string; uri: (relative: string) => string } {
   return { root, uri: (relative) => `${base}/${relative.split("/").map(encodeURIComponent).join("/")}` };
 }
 
-const SETTINGS = { validation: { delay: 0 }, maxFileSize: MAX_FILE_SIZE, files: { include: ["included/*.yaml"], exclude: ["generated/**"] } };
+const SETTINGS = { validation: { delay: 0, scope: "workspace" }, maxFileSize: MAX_FILE_SIZE, files: { include: ["included/*.yaml"], exclude: ["generated/**"] } };
 
 function startOptions(root: string, extra: Partial<StartOptions> = {}): StartOptions {
   return {
@@ -92,6 +92,28 @@ function lastPushed(client: LspClient, uri: string): Diagnostic[] | undefined {
 function watched(client: LspClient, changes: Array<{ uri: string; type: 1 | 2 | 3 }>): void {
   client.notify("workspace/didChangeWatchedFiles", { changes });
 }
+
+describe("a push-only client that names no scope", () => {
+  test("gets no workspace scan (an editor may start one server per language), and a scan once the setting says workspace", async () => {
+    const ws = makeWorkspace();
+    const { scope: _scope, ...validation } = SETTINGS.validation;
+    const client = await LspClient.start(startOptions(ws.root, { initializationOptions: { settings: { ...SETTINGS, validation } } }));
+    try {
+      // An opened document is validated at once; the closed invalid one is not published.
+      const opened = ws.uri("valid.lwir.json");
+      client.notify("textDocument/didOpen", { textDocument: { uri: opened, languageId: "json", version: 1, text: readFileSync(new URL(opened), "utf8") } });
+      await client.waitFor((m) => m.method === "textDocument/publishDiagnostics" && m.params?.uri === opened, "the opened document's diagnostics");
+      assert.equal(client.publishedFor(ws.uri("flows/invalid.lwir.yaml")).length, 0, "no workspace problems without the setting");
+      const from = client.received.length;
+      client.notify("workspace/didChangeConfiguration", { settings: { lwir: SETTINGS } });
+      await waitForScanEnd(client, from);
+      assert.deepEqual(keys(lastPushed(client, ws.uri("flows/invalid.lwir.yaml"))!), expected(toYaml(BROKEN), "yaml"));
+    } finally {
+      await client.stop();
+      rmSync(ws.root, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("workspace scan, pushed diagnostics", () => {
   let ws: ReturnType<typeof makeWorkspace>;
@@ -335,7 +357,7 @@ describe("open documents validate at once; edits wait for the quiet period", () 
 describe("lwir.validation.maxFiles", () => {
   test("at most maxFiles files are checked, and the user is told once", async () => {
     const ws = makeWorkspace();
-    const client = await LspClient.start(startOptions(ws.root, { initializationOptions: { settings: { ...SETTINGS, validation: { delay: 0, maxFiles: 3 } } } }));
+    const client = await LspClient.start(startOptions(ws.root, { initializationOptions: { settings: { ...SETTINGS, validation: { delay: 0, maxFiles: 3, scope: "workspace" } } } }));
     try {
       await waitForScanEnd(client);
       const notice = await client.waitForNotification("window/showMessage");

@@ -51,7 +51,7 @@ describe("workspace scan: 20,000 files, deep trees, files changing while it runs
     const started = Date.now();
     client = await startServer({
       workspaceFolders: [{ uri: pathToFileURL(root).href, name: "big" }],
-      initializationOptions: { settings: { validation: { delay: 0, maxFiles: 50_000 } } },
+      initializationOptions: { settings: { validation: { delay: 0, maxFiles: 50_000, scope: "workspace" } } },
       capabilities: { window: { workDoneProgress: true }, workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
       timeout: 600_000,
     });
@@ -110,7 +110,7 @@ describe("workspace scan: 20,000 files, deep trees, files changing while it runs
   test("a scan cancelled from its progress stops, and the server goes on answering", async () => {
     const creates = client.serverRequests.filter((m) => m.method === "window/workDoneProgress/create").length;
     // A new maxFiles starts a new scan.
-    client.notify("workspace/didChangeConfiguration", { settings: { lwir: { validation: { delay: 0, maxFiles: 40_000 } } } });
+    client.notify("workspace/didChangeConfiguration", { settings: { lwir: { validation: { delay: 0, maxFiles: 40_000, scope: "workspace" } } } });
     const create = await client.waitFor((m) => m.method === "window/workDoneProgress/create" && client.serverRequests.filter((r) => r.method === m.method).length > creates, "a new scan's progress");
     const token = create.params.token;
     await client.waitFor((m) => m.method === "$/progress" && m.params.token === token && m.params.value.kind === "report", "the new scan's first report");

@@ -57,6 +57,12 @@ describe("which files the workspace scan looks at", () => {
     assert.ok(!filter.takesFile("readme.md"));
   });
 
+  test("an editor's lock file is not a workflow (Emacs' .#name, a dangling link beside the edited file)", () => {
+    assert.ok(!filter.takesFile(".#a.lwir.yaml"));
+    assert.ok(!filter.takesFile("x/.#b.lwir.json"));
+    assert.ok(filter.takesFile("x/.b.lwir.json"), "a hidden LWIR file is one");
+  });
+
   test("node_modules and .git are never entered; excluded folders neither", () => {
     assert.ok(filter.skipsFolder("node_modules"));
     assert.ok(filter.skipsFolder("a/b/node_modules"));

@@ -4,13 +4,15 @@
 // diagnostics are recomputed.
 import { DidChangeConfigurationNotification, type Connection } from "vscode-languageserver";
 import { SETTINGS_SECTION } from "../protocol";
-import { DEFAULT_SETTINGS, readSettings, type LwirSettings } from "../service/settings";
+import { DEFAULT_SETTINGS, readSettings, scopeGiven, type LwirSettings } from "../service/settings";
 import { excludeGlobs } from "../workspace/glob";
 import type { ClientSupport } from "./clientSupport";
 import type { Session } from "./requestGuards";
 
 export class SettingsSync {
   current: LwirSettings = DEFAULT_SETTINGS;
+  /** The client has named `lwir.validation.scope` (the workspace scan of a push-only client waits for it). */
+  scopeExplicit = false;
   /** The editor's `files.exclude` globs (the workspace scan honours them too). */
   editorExclude: readonly string[] = [];
   /** Settles once the settings have been asked of the client after `initialized` (the workspace scan waits for it). */
@@ -28,6 +30,7 @@ export class SettingsSync {
   initialize(initializationOptions: unknown): void {
     const options = initializationOptions as { settings?: unknown; filesExclude?: unknown } | null | undefined;
     this.current = readSettings(options?.settings ?? options);
+    this.scopeExplicit = scopeGiven(options?.settings ?? options);
     this.editorExclude = excludeGlobs(options?.filesExclude);
   }
 
@@ -56,17 +59,21 @@ export class SettingsSync {
   private async refresh(pushed: unknown): Promise<void> {
     let next = this.current;
     let nextExclude = this.editorExclude;
+    let explicit = this.scopeExplicit;
     if (this.client().configurationRequests) {
       const [fetched, filesExclude] = await this.connection.workspace.getConfiguration([{ section: SETTINGS_SECTION }, { section: "files.exclude" }]) as unknown[];
       next = readSettings(fetched, this.current);
+      explicit ||= scopeGiven(fetched);
       if (filesExclude !== null && filesExclude !== undefined) nextExclude = excludeGlobs(filesExclude);
     } else if (pushed !== undefined) {
       next = readSettings(pushed, this.current);
+      explicit ||= scopeGiven(pushed);
       const files = (pushed as { files?: { exclude?: unknown } } | null)?.files;
       if (files?.exclude !== undefined) nextExclude = excludeGlobs(files.exclude);
     }
-    if (JSON.stringify(next) === JSON.stringify(this.current) && JSON.stringify(nextExclude) === JSON.stringify(this.editorExclude)) return;
+    if (JSON.stringify(next) === JSON.stringify(this.current) && JSON.stringify(nextExclude) === JSON.stringify(this.editorExclude) && explicit === this.scopeExplicit) return;
     this.current = next;
+    this.scopeExplicit = explicit;
     this.editorExclude = nextExclude;
     this.generation++;
     for (const listener of this.listeners) listener();

@@ -107,9 +107,14 @@ export class WorkspaceScan {
     return { workspaceFolders: { supported: true, changeNotifications: true } };
   }
 
+  /**
+   * A client that pulls (VS Code) scans by default; a push-only client only once its settings name the
+   * scope: such editors may start one server per language (Emacs' Eglot: one for JSON, one for YAML), and
+   * every one of them would publish every file of the workspace, which Flymake then loses track of.
+   */
   private get on(): boolean {
     const { validation } = this.parts.settings.current;
-    return this.started && validation.enable && validation.scope === "workspace";
+    return this.started && validation.enable && validation.scope === "workspace" && (this.pullMode || this.parts.settings.scopeExplicit);
   }
 
   private get pullMode(): boolean {

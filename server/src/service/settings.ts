@@ -38,6 +38,12 @@ export const DEFAULT_SETTINGS: LwirSettings = Object.freeze({
   lint: Object.freeze({ rules: Object.freeze({}) }),
 }) as LwirSettings;
 
+/** Whether the settings the client sent name a scope (`lwir.validation.scope`) at all. */
+export function scopeGiven(raw: unknown): boolean {
+  const scope = pick(unwrap(raw), ["validation", "scope"]);
+  return scope === "workspace" || scope === "openFiles";
+}
+
 /** The longest debounce we accept; anything larger is almost certainly a unit mistake (seconds vs ms). */
 const MAX_DELAY = 60_000;
 

@@ -7,6 +7,8 @@ import { GlobSet } from "./glob";
 /** Picked up by name, as the CLI does in folders. */
 export const LWIR_FILE_GLOB = "**/*.lwir.{json,yaml,yml}";
 const LWIR_FILE_NAME = /\.lwir\.(json|ya?ml)$/i;
+/** Emacs' lock file of an edited file (`.#flow.lwir.yaml`, a dangling symbolic link): not a workflow. */
+const EDITOR_LOCK_FILE = /^\.#/;
 /** Never searched: dependencies and version-control data are not the user's workflows. */
 export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(["node_modules", ".git"]);
 
@@ -52,6 +54,7 @@ export class FileFilter {
   /** Is the file at this relative path looked at (its folders not considered: see `takesPath`)? */
   takesFile(relativePath: string): boolean {
     const name = relativePath.slice(relativePath.lastIndexOf("/") + 1);
+    if (EDITOR_LOCK_FILE.test(name)) return false;
     if (!LWIR_FILE_NAME.test(name) && !this.include.matches(relativePath)) return false;
     return !this.exclude.matches(relativePath);
   }
