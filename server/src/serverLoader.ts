@@ -28,7 +28,6 @@ const CACHE_WRITE_DELAY_MS = 5000;
 const CACHE_PREFIX = "server-";
 
 const bundle = join(__dirname, "server-main.js");
-const source = readFileSync(bundle, "utf8");
 const folder = process.env.LWIR_CODE_CACHE_DIR || undefined;
 const cacheFile = folder ? join(folder, cacheName()) : undefined;
 let cachedData: Buffer | undefined;
@@ -39,11 +38,17 @@ if (cacheFile) {
     // none yet
   }
 }
-const script = new Script(Module.wrap(source), { filename: bundle, cachedData });
-if (cacheFile && (!cachedData || script.cachedDataRejected)) setTimeout(writeCache, CACHE_WRITE_DELAY_MS).unref();
-const main = new Module(bundle, module);
-main.filename = bundle;
-script.runInThisContext()(main.exports, require, main, bundle, __dirname);
+let script: Script | undefined;
+if (cacheFile) {
+  // `vm` compiles our own shipped bundle here, never a document's text; only with a cache folder
+  script = new Script(Module.wrap(readFileSync(bundle, "utf8")), { filename: bundle, cachedData });
+  if (!cachedData || script.cachedDataRejected) setTimeout(writeCache, CACHE_WRITE_DELAY_MS).unref();
+  const main = new Module(bundle, module);
+  main.filename = bundle;
+  script.runInThisContext()(main.exports, require, main, bundle, __dirname);
+} else {
+  require(bundle);
+}
 
 function cacheName(): string {
   const { size, mtimeMs } = statSync(bundle);
@@ -56,7 +61,7 @@ function writeCache(): void {
   try {
     mkdirSync(folder!, { recursive: true });
     const temporary = `${cacheFile}.${process.pid}.tmp`;
-    writeFileSync(temporary, script.createCachedData());
+    writeFileSync(temporary, script!.createCachedData());
     renameSync(temporary, cacheFile!);
     const own = cacheFile!.slice(folder!.length + 1);
     for (const name of readdirSync(folder!)) {
