@@ -4,6 +4,7 @@
 import { OBJECT_PROTOTYPE_NAMES } from "../lwir/jsObject";
 import { checkTemplateString, parseExpression, type ExprNode } from "../lwir/expressions";
 import { isObject } from "../lwir/validate";
+import { forEachWithString, walkStrings } from "./evaluatedStrings";
 import type { PathSegment } from "../lwir/types";
 
 export interface InheritedCall {
@@ -34,42 +35,13 @@ export function findInheritedCalls(value: unknown): InheritedCall[] {
       if (!isObject(step) || seen.has(step)) return;
       seen.add(step);
       const path = [...listPath, i];
-      const w = step.with;
-      if (step.uses === "decision") {
-        if (isObject(w) && Array.isArray(w.cases)) {
-          w.cases.forEach((c, k) => { if (isObject(c)) visit(c.when, [...path, "with", "cases", k, "when"], out); });
-        }
-      } else if (step.uses === "parallel") {
-        if (isObject(w)) {
-          visit(w.items, [...path, "with", "items"], out);
-          visit(w.itemKey, [...path, "with", "itemKey"], out);
-        }
-        // the body is the parallel step's own `steps` (catalog 4), beside its `with`
-        if (Array.isArray(step.steps)) lists.push([step.steps, [...path, "steps"]]);
-      } else {
-        walkStrings(w, [...path, "with"], out);
-      }
-      walkStrings(step.input, [...path, "input"], out);
+      forEachWithString(step, path, (value, segments) => visit(value, segments, out));
+      // the body is the parallel step's own `steps` (catalog 4), beside its `with`
+      if (step.uses === "parallel" && Array.isArray(step.steps)) lists.push([step.steps, [...path, "steps"]]);
+      walkStrings(step.input, [...path, "input"], (value, segments) => visit(value, segments, out));
     });
   }
   return out;
-}
-
-function walkStrings(value: unknown, segments: PathSegment[], out: InheritedCall[]): void {
-  const stack: Array<[unknown, PathSegment[]]> = [[value, segments]];
-  const seen = new Set<unknown>();
-  while (stack.length > 0) {
-    const [v, path] = stack.pop()!;
-    if (typeof v === "string") visit(v, path, out);
-    else if (typeof v === "object" && v !== null && !seen.has(v)) {
-      seen.add(v);
-      if (Array.isArray(v)) for (let k = v.length - 1; k >= 0; k--) stack.push([v[k], [...path, k]]);
-      else {
-        const keys = Object.keys(v);
-        for (let k = keys.length - 1; k >= 0; k--) stack.push([(v as Record<string, unknown>)[keys[k]], [...path, keys[k]]]);
-      }
-    }
-  }
 }
 
 function visit(s: unknown, segments: PathSegment[], out: InheritedCall[]): void {

@@ -14,6 +14,7 @@ import { isObject } from "../lwir/validate";
 import type { Analysis } from "./analysis";
 import { factsOf, type ListFacts, type StepFacts } from "./stepFacts";
 import { closeNames } from "./didYouMean";
+import { forEachWithString, walkStrings } from "./evaluatedStrings";
 
 export const UNKNOWN_PROPERTY = "lwir.unknown_property";
 export const PROPERTY_OF_SCALAR_OUTPUT = "lwir.property_of_scalar_output";
@@ -111,22 +112,14 @@ function computeNotices(analysis: Analysis): TypeNotice[] {
         const check = checkTemplateString(value, within.itemAllowed);
         if (check.status === "ok") checkString(within, check.matches, segments, out);
       };
-      const w = entry.with;
-      if (entry.uses === "decision") {
-        if (isObject(w) && Array.isArray(w.cases)) {
-          w.cases.forEach((c, k) => { if (isObject(c)) visit(c.when, [...stepSegments, "with", "cases", k, "when"], true); });
-        }
-      } else if (entry.uses === "parallel") {
-        if (isObject(w)) {
-          visit(w.items, [...stepSegments, "with", "items"], true);
-          // itemKey is evaluated once per element: `item` is this step's own element
-          visit(w.itemKey, [...stepSegments, "with", "itemKey"], true, { ...scope, itemAllowed: true, itemSchema: elementOf(scope, w.items) });
-          if (typeof w.items === "string" && !refused.has(key([...stepSegments, "with", "items"])) && checkWholeTemplate(w.items, scope.itemAllowed) === undefined) {
-            itemsCheck(scope, w.items, [...stepSegments, "with", "items"], out);
-          }
-        }
-      } else {
-        walkStrings(w, [...stepSegments, "with"], (v, s) => visit(v, s, false));
+      const w = isObject(entry.with) ? entry.with : undefined;
+      forEachWithString(entry, stepSegments, (value, segments, role) => {
+        // itemKey is evaluated once per element: `item` is this step's own element
+        if (role === "itemKey") visit(value, segments, true, { ...scope, itemAllowed: true, itemSchema: elementOf(scope, w?.items) });
+        else visit(value, segments, role !== "text");
+      });
+      if (entry.uses === "parallel" && w && typeof w.items === "string" && !refused.has(key([...stepSegments, "with", "items"])) && checkWholeTemplate(w.items, scope.itemAllowed) === undefined) {
+        itemsCheck(scope, w.items, [...stepSegments, "with", "items"], out);
       }
       walkStrings(entry.input, [...stepSegments, "input"], (v, s) => visit(v, s, false));
     });
@@ -358,23 +351,6 @@ function itemsCheck(scope: ExpressionScope, items: string, segments: PathSegment
 }
 
 // ---- helpers ----------------------------------------------------------------------------------------
-
-function walkStrings(value: unknown, segments: PathSegment[], visit: (s: unknown, segments: PathSegment[]) => void): void {
-  const stack: Array<[unknown, PathSegment[]]> = [[value, segments]];
-  const seen = new Set<unknown>();
-  while (stack.length > 0) {
-    const [v, path] = stack.pop()!;
-    if (typeof v === "string") visit(v, path);
-    else if (typeof v === "object" && v !== null && !seen.has(v)) {
-      seen.add(v);
-      if (Array.isArray(v)) for (let k = v.length - 1; k >= 0; k--) stack.push([v[k], [...path, k]]);
-      else {
-        const keys = Object.keys(v);
-        for (let k = keys.length - 1; k >= 0; k--) stack.push([(v as Record<string, unknown>)[keys[k]], [...path, keys[k]]]);
-      }
-    }
-  }
-}
 
 function key(segments: readonly PathSegment[]): string {
   return segments.join("\u0000");
