@@ -2,6 +2,8 @@
 // the floor parsers, and the edits a user makes (one character in a prompt, `{{ steps.` typed).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseTree } from "jsonc-parser";
 import { LineCounter, parseDocument, Lexer } from "yaml";
 
@@ -212,4 +214,16 @@ export function rssOf(pid) {
 
 export function emit(series) {
   process.stdout.write("@@RESULT " + JSON.stringify(series) + "\n");
+}
+
+/** yaml-language-server's settings in every series that runs it: LWIR's schema on LWIR files, validation and completion on. */
+export function yamllsSettings(root) {
+  return {
+    validate: true,
+    completion: true,
+    hover: false,
+    format: { enable: false },
+    schemaStore: { enable: false },
+    schemas: { [pathToFileURL(join(root, "schemas", "lwir.schema.json")).href]: ["*.lwir.yaml", "*.lwir.json"] },
+  };
 }

@@ -15,7 +15,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { args, emit, interleave, readWorkload, require, round, median, summarize, timedSync, variant } from "../lib.mjs";
+import { args, emit, interleave, readWorkload, require, round, median, summarize, timedSync, variant, yamllsSettings } from "../lib.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -27,15 +27,7 @@ const oursBundles = String(a.raw.ours ?? join(root, "dist", "server.js")).split(
 const servers = String(a.raw.servers ?? "ours,yamlls-nodelay,yamlls").split(",").flatMap((s) => (s === "ours" ? oursBundles.map((_, k) => `ours${k}`) : [s]));
 const TIMEOUT = 120_000;
 
-const schemaUri = pathToFileURL(join(root, "schemas", "lwir.schema.json")).href;
-const yamlSettings = {
-  validate: true,
-  completion: true,
-  hover: false,
-  format: { enable: false },
-  schemaStore: { enable: false },
-  schemas: { [schemaUri]: ["*.lwir.yaml", "*.lwir.json"] },
-};
+const yamlSettings = yamllsSettings(root);
 
 /** How a bundle is named in the results: the production build run.mjs keeps in bench/tmp/prod, or dist/. */
 const bundleName = (file) => (file.includes(join("bench", "tmp", "prod")) ? "production bundle" : `${file.slice(root.length + 1)}`);

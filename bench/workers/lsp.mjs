@@ -8,7 +8,7 @@
 // The floor parser runs in this process, interleaved, on the same text.
 import { join, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { FLOOR, args, completionSite, editAt, editSites, emit, interleave, readWorkload, require, rssOf, summarize, timed, timedSync } from "../lib.mjs";
+import { FLOOR, args, completionSite, editAt, editSites, emit, interleave, readWorkload, require, rssOf, summarize, timed, timedSync, yamllsSettings } from "../lib.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..", "..");
@@ -43,15 +43,7 @@ if (server === "ours") {
     initializationOptions: { settings: { validation: { delay: 0 } } },
   });
 } else {
-  const schemaUri = pathToFileURL(join(root, "schemas", "lwir.schema.json")).href;
-  const yamlSettings = {
-    validate: true,
-    completion: true,
-    hover: false,
-    format: { enable: false },
-    schemaStore: { enable: false },
-    schemas: { [schemaUri]: ["*.lwir.yaml", "*.lwir.json"] },
-  };
+  const yamlSettings = yamllsSettings(root);
   tool = server === "yamlls" ? "yaml-language-server (LSP, 200 ms debounce)" : "yaml-language-server (LSP, debounce removed)";
   client = await LspClient.start({
     pull: false,
