@@ -9,6 +9,7 @@ import type * as Dagre from "@dagrejs/dagre" with { "resolution-mode": "import" 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const dagre = require("@dagrejs/dagre") as typeof Dagre;
 import type { GraphEdge, GraphNode, WorkflowGraph } from "./model";
+import { orderLayers, type OrderGraph } from "./order";
 
 export interface Point { x: number; y: number }
 
@@ -47,6 +48,10 @@ export interface LayoutOptions {
   /** Space between nodes of one rank, and between ranks (defaults 24 and 40). */
   nodeSpacing?: number;
   rankSpacing?: number;
+  /** Crossing reduction: ours (order.ts, the default) or dagre's own, kept for comparison in tests and the benchmark. */
+  ordering?: "ours" | "dagre";
+  /** Chains laid out directly (stackedScope, the default) or by dagre, kept for comparison in tests. */
+  chains?: "direct" | "dagre";
 }
 
 /** Sizes in layout units (CSS pixels at a 12px monospace font: 7.2 per character). */
@@ -98,6 +103,9 @@ export function labelSize(edge: GraphEdge): { width: number; height: number } {
 export const FAST_RANKING_ABOVE = 300;
 
 interface Box { x: number; y: number; width: number; height: number }
+
+/** dagre with our crossing reduction (order.ts) in place of its own: the same heuristic, on arrays. */
+const ORDER_OURS: Parameters<typeof dagre.layout>[1] = { customOrder: (laid: unknown) => orderLayers(laid as OrderGraph) };
 
 /**
  * Lay out a graph. Synchronous and deterministic; call it in a worker for big documents, and skip it
@@ -182,34 +190,28 @@ function layered(graph: WorkflowGraph, options: LayoutOptions): GraphLayout {
   if (!scopes.includes("")) scopes.push("");
   for (const scope of scopes) {
     const nodes = members.get(scope) ?? [];
-    const g = new dagre.graphlib.Graph({ multigraph: true, directed: true });
-    g.setGraph({
-      rankdir: "TB", nodesep: options.nodeSpacing ?? 24, ranksep: options.rankSpacing ?? 40, edgesep: 12, marginx: 0, marginy: 0,
-      ranker: nodes.length > FAST_RANKING_ABOVE ? "tight-tree" : "network-simplex",
-    });
-    g.setDefaultEdgeLabel(() => ({}));
-    for (const node of nodes) g.setNode(key(node.id), size.get(node.id) ?? nodeSize(node));
-    for (const e of edgesOf.get(scope) ?? []) {
-      const edge = graph.edges[e.index];
-      g.setEdge(key(e.v), key(e.w), e.direct ? { ...labelSize(edge), labelpos: "c" } : {}, `e${e.index}`);
-    }
-    if (nodes.length > 0) dagre.layout(g);
+    const scopeEdges = edgesOf.get(scope) ?? [];
+    const laid = layScope(
+      nodes.map((node) => ({ key: key(node.id), ...(size.get(node.id) ?? nodeSize(node)) })),
+      scopeEdges.map((e) => ({ name: `e${e.index}`, v: key(e.v), w: key(e.w), ...(e.direct ? labelSize(graph.edges[e.index]) : NO_LABEL) })),
+      options,
+    );
     let width = 0;
     let height = 0;
     for (const node of nodes) {
-      const n = g.node(key(node.id)) as { x: number; y: number; width: number; height: number };
+      const n = laid.nodes.get(key(node.id))!;
       local.set(node.id, { x: n.x - n.width / 2, y: n.y - n.height / 2, width: n.width, height: n.height });
       width = Math.max(width, n.x + n.width / 2);
       height = Math.max(height, n.y + n.height / 2);
     }
-    for (const e of edgesOf.get(scope) ?? []) {
+    for (const e of scopeEdges) {
       if (!e.direct) continue;
-      const laid = g.edge(key(e.v), key(e.w), `e${e.index}`) as { points?: Point[]; x?: number; y?: number } | undefined;
-      if (!laid?.points) continue;
-      const points = laid.points.map((p) => ({ x: p.x, y: p.y }));
+      const route = laid.edges.get(`e${e.index}`);
+      if (!route) continue;
+      const points = route.points.map((p) => ({ x: p.x, y: p.y }));
       if (graph.edges[e.index].back) points.reverse();
       for (const p of points) { width = Math.max(width, p.x); height = Math.max(height, p.y); }
-      edgePoints.set(e.index, { scope, points, label: laid.x !== undefined && laid.y !== undefined ? { x: laid.x, y: laid.y } : undefined });
+      edgePoints.set(e.index, { scope, points, label: route.label });
     }
     if (scope !== "") {
       const owner = byId.get(scope)!;
@@ -267,6 +269,83 @@ function layered(graph: WorkflowGraph, options: LayoutOptions): GraphLayout {
 }
 
 const MARGIN = 8;
+const NO_LABEL = { width: 0, height: 0 };
+
+export interface ScopeNode { key: string; width: number; height: number }
+export interface ScopeEdge { name: string; v: string; w: string; width: number; height: number }
+export interface ScopeLayout {
+  /** Centre and size of each node, the scope's top-left corner at 0,0. */
+  nodes: Map<string, Box>;
+  /** Each edge's polyline and label centre, by name. */
+  edges: Map<string, { points: Point[]; label?: Point }>;
+}
+
+/** Lay out the nodes of one scope: a chain without labels directly (as dagre would), anything else with dagre. */
+export function layScope(nodes: ScopeNode[], edges: ScopeEdge[], options: LayoutOptions): ScopeLayout {
+  return (options.chains === "dagre" ? undefined : stackedScope(nodes, edges, options)) ?? dagreScope(nodes, edges, options);
+}
+
+export function dagreScope(nodes: ScopeNode[], edges: ScopeEdge[], options: LayoutOptions): ScopeLayout {
+  const g = new dagre.graphlib.Graph({ multigraph: true, directed: true });
+  g.setGraph({
+    rankdir: "TB", nodesep: options.nodeSpacing ?? 24, ranksep: options.rankSpacing ?? 40, edgesep: 12, marginx: 0, marginy: 0,
+    ranker: nodes.length > FAST_RANKING_ABOVE ? "tight-tree" : "network-simplex",
+  });
+  g.setDefaultEdgeLabel(() => ({}));
+  for (const node of nodes) g.setNode(node.key, { width: node.width, height: node.height });
+  for (const e of edges) g.setEdge(e.v, e.w, e.width > 0 ? { width: e.width, height: e.height, labelpos: "c" } : {}, e.name);
+  if (nodes.length > 0) dagre.layout(g, options.ordering === "dagre" ? {} : ORDER_OURS);
+  const out: ScopeLayout = { nodes: new Map(), edges: new Map() };
+  for (const node of nodes) {
+    const n = g.node(node.key) as Box;
+    out.nodes.set(node.key, { x: n.x, y: n.y, width: n.width, height: n.height });
+  }
+  for (const e of edges) {
+    const laid = g.edge(e.v, e.w, e.name) as { points?: Point[]; x?: number; y?: number } | undefined;
+    if (!laid?.points) continue;
+    out.edges.set(e.name, { points: laid.points, label: laid.x !== undefined && laid.y !== undefined ? { x: laid.x, y: laid.y } : undefined });
+  }
+  return out;
+}
+
+/**
+ * A scope that is one node, or a chain a → b → c … with one unlabelled edge between each two, needs no
+ * search: dagre stacks it in one column centred on the widest node, a rank apart, each edge straight down
+ * through the empty rank between (layout.test.ts checks this against dagre). Most parallel bodies are
+ * such chains, and skipping dagre's set-up for them is a fifth of the layout of a big document.
+ */
+export function stackedScope(nodes: ScopeNode[], edges: ScopeEdge[], options: LayoutOptions): ScopeLayout | undefined {
+  if (nodes.length === 0 || edges.length !== nodes.length - 1) return undefined;
+  const next = new Map<string, ScopeEdge>();
+  const targets = new Set<string>();
+  for (const e of edges) {
+    if (e.width > 0 || e.v === e.w || next.has(e.v) || targets.has(e.w)) return undefined;
+    next.set(e.v, e);
+    targets.add(e.w);
+  }
+  const byKey = new Map(nodes.map((n) => [n.key, n]));
+  let first: ScopeNode | undefined;
+  for (const n of nodes) if (!targets.has(n.key)) { if (first) return undefined; first = n; }
+  if (!first) return undefined;
+  const chain: ScopeNode[] = [];
+  for (let n: ScopeNode | undefined = first; n; n = (() => { const e = next.get(n!.key); return e ? byKey.get(e.w) : undefined; })()) {
+    chain.push(n);
+    if (chain.length > nodes.length) return undefined;
+  }
+  if (chain.length !== nodes.length) return undefined;
+  const gap = (options.rankSpacing ?? 40) / 2;
+  const x = Math.max(...chain.map((n) => n.width)) / 2;
+  const out: ScopeLayout = { nodes: new Map(), edges: new Map() };
+  let top = 0;
+  chain.forEach((n, i) => {
+    out.nodes.set(n.key, { x, y: top + n.height / 2, width: n.width, height: n.height });
+    const bottom = top + n.height;
+    top = bottom + 2 * gap;
+    const e = next.get(n.key);
+    if (e && i < chain.length - 1) out.edges.set(e.name, { points: [{ x, y: bottom }, { x, y: bottom + gap }, { x, y: top }] });
+  });
+  return out;
+}
 
 /** An edge dagre did not route (between scopes, or a self loop): bottom of one box to the top of the other. */
 function across(a: LayoutNode | undefined, b: LayoutNode | undefined, self: boolean): Point[] {
