@@ -1,5 +1,6 @@
-// The layout's own parts beside dagre (server/src/graph/order.ts and layout.ts's stackedScope): the
-// crossing reduction given to dagre through its customOrder hook, and the direct layout of chains.
+// The layout's own parts beside dagre (server/src/graph/order.ts, rank.ts and layout.ts's stackedScope):
+// the crossing reduction and the ranking of big scopes given to dagre through its customOrder and ranker
+// hooks, and the direct layout of chains.
 // Crossings are counted here from the finished drawing (every two segments of different edges that
 // cross), not by the module's own counter.
 import { describe, test } from "node:test";
@@ -10,6 +11,10 @@ import { analyzeText } from "../../server/src/service/analysis";
 import { buildGraph, type WorkflowGraph } from "../../server/src/graph/model";
 import { dagreScope, layoutGraph, stackedScope, type GraphLayout, type Point, type ScopeEdge, type ScopeNode } from "../../server/src/graph/layout";
 import { orderLayers, type OrderGraph } from "../../server/src/graph/order";
+import { rankTightTree } from "../../server/src/graph/rank";
+import type * as Dagre from "@dagrejs/dagre" with { "resolution-mode": "import" };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const dagre = require("@dagrejs/dagre") as typeof Dagre;
 import { randomSource } from "../random";
 
 /** Proper crossings between segments of different edges of a drawing (shared end points do not count). */
@@ -50,7 +55,7 @@ describe("crossing reduction (order.ts)", () => {
       for (const seed of [1, 2, 3, 4, 5]) {
         const graph = graphOf(generateWorkflow({ steps, seed, format: "yaml" }).text, "yaml");
         const a = drawnCrossings(layoutGraph(graph));
-        const b = drawnCrossings(layoutGraph(graph, { ordering: "dagre" }));
+        const b = drawnCrossings(layoutGraph(graph, { steps: "dagre" }));
         rows.push(`${steps}/${seed}: ${a} vs ${b}`);
         ours += a;
         theirs += b;
@@ -90,6 +95,39 @@ describe("crossing reduction (order.ts)", () => {
         assert.deepEqual(layer.map((v) => first.get(v)!.order).sort((a, b) => a! - b!), layer.map((_, i) => i), `round ${round}: a permutation`);
       }
       assert.deepEqual([...make()], [...first], `round ${round}: deterministic`);
+    }
+  });
+});
+
+describe("ranking of big scopes (rank.ts)", () => {
+  test("on random acyclic graphs: every edge at least its minlen long, in all no longer than with dagre's tight-tree", () => {
+    const next = randomSource(23);
+    const int = (n: number) => Math.floor(next() * n);
+    for (let round = 0; round < 200; round++) {
+      const n = 1 + int(60);
+      const edges: Array<[number, number, number]> = [];
+      for (let w = 1; w < n; w++) for (let j = int(4); j > 0; j--) edges.push([int(w), w, 1 + int(2)]);
+      const make = () => {
+        const g = new dagre.graphlib.Graph({ multigraph: true });
+        g.setGraph({ ranker: "tight-tree" });
+        for (let i = 0; i < n; i++) g.setNode(`n${i}`, { width: 10, height: 10 });
+        edges.forEach(([v, w, minlen], k) => g.setEdge(`n${v}`, `n${w}`, { minlen, weight: 1 }, `e${k}`));
+        return g;
+      };
+      const ours = make();
+      rankTightTree(ours as never);
+      const rankOf = (g: ReturnType<typeof make>, i: number) => (g.node(`n${i}`) as { rank: number }).rank;
+      let span = 0;
+      for (const [v, w, minlen] of edges) {
+        const d = rankOf(ours, w) - rankOf(ours, v);
+        assert.ok(d >= minlen, `round ${round}: n${v} -> n${w} spans ${d} < ${minlen}`);
+        span += d;
+      }
+      // dagre's layout doubles every minlen (a rank between for labels), so its ranks are twice as far apart
+      const theirs = make();
+      dagre.layout(theirs);
+      const theirSpan = edges.reduce((sum, [v, w]) => sum + (rankOf(theirs, w) - rankOf(theirs, v)) / 2, 0);
+      assert.ok(span <= theirSpan, `round ${round}: total edge span ${span} against dagre's ${theirSpan}`);
     }
   });
 });

@@ -10,6 +10,7 @@ import type * as Dagre from "@dagrejs/dagre" with { "resolution-mode": "import" 
 const dagre = require("@dagrejs/dagre") as typeof Dagre;
 import type { GraphEdge, GraphNode, WorkflowGraph } from "./model";
 import { orderLayers, type OrderGraph } from "./order";
+import { rankTightTree, type RankGraph } from "./rank";
 
 export interface Point { x: number; y: number }
 
@@ -48,8 +49,11 @@ export interface LayoutOptions {
   /** Space between nodes of one rank, and between ranks (defaults 24 and 40). */
   nodeSpacing?: number;
   rankSpacing?: number;
-  /** Crossing reduction: ours (order.ts, the default) or dagre's own, kept for comparison in tests and the benchmark. */
-  ordering?: "ours" | "dagre";
+  /**
+   * Ranking of big scopes and crossing reduction: ours (rank.ts, order.ts; the default) or dagre's own,
+   * kept for comparison in tests and the benchmark.
+   */
+  steps?: "ours" | "dagre";
   /** Chains laid out directly (stackedScope, the default) or by dagre, kept for comparison in tests. */
   chains?: "direct" | "dagre";
 }
@@ -106,6 +110,8 @@ interface Box { x: number; y: number; width: number; height: number }
 
 /** dagre with our crossing reduction (order.ts) in place of its own: the same heuristic, on arrays. */
 const ORDER_OURS: Parameters<typeof dagre.layout>[1] = { customOrder: (laid: unknown) => orderLayers(laid as OrderGraph) };
+/** dagre's tight-tree ranking, ours on arrays (rank.ts), for scopes above FAST_RANKING_ABOVE nodes. */
+const RANK_OURS = (graph: unknown) => rankTightTree(graph as RankGraph);
 
 /**
  * Lay out a graph. Synchronous and deterministic; call it in a worker for big documents, and skip it
@@ -268,6 +274,35 @@ function layered(graph: WorkflowGraph, options: LayoutOptions): GraphLayout {
   return { engine: "dagre", width: Math.ceil(top.width + 2 * MARGIN), height: Math.ceil(top.height + 2 * MARGIN), nodes, edges };
 }
 
+/**
+ * The layout of `graph` made from `previous`, the layout of a graph with the same nodes (graphNodesKey
+ * equal) and other edges: every node keeps its box, an edge the previous graph had keeps its route, and a
+ * new edge is drawn from one box to the other. What the view shows at once after an edit that only
+ * changed edges (a `needs` entry typed), until the real layout of the new shape is ready.
+ */
+export function patchLayout(previous: GraphLayout, previousGraph: WorkflowGraph, graph: WorkflowGraph): GraphLayout {
+  const routes = new Map<string, LayoutEdge[]>();
+  const edgeKey = (e: GraphEdge) => JSON.stringify([e.from, e.to, e.kind, e.label ?? "", e.back === true]);
+  previous.edges.forEach((laid, i) => {
+    const k = edgeKey(previousGraph.edges[i]);
+    const list = routes.get(k);
+    if (list) list.push(laid);
+    else routes.set(k, [laid]);
+  });
+  const box = new Map(previous.nodes.map((n) => [n.id, n]));
+  let width = previous.width;
+  let height = previous.height;
+  const edges = graph.edges.map((edge, index): LayoutEdge => {
+    const old = routes.get(edgeKey(edge))?.shift();
+    const points = old ? old.points : across(box.get(edge.from), box.get(edge.to), edge.from === edge.to);
+    for (const p of points) { width = Math.max(width, Math.ceil(p.x + MARGIN)); height = Math.max(height, Math.ceil(p.y + MARGIN)); }
+    const out: LayoutEdge = { index, from: edge.from, to: edge.to, points };
+    if (edge.label !== undefined && edge.label !== "") out.labelAt = old?.labelAt ?? midpoint(points);
+    return out;
+  });
+  return { engine: previous.engine, width, height, nodes: previous.nodes, edges };
+}
+
 const MARGIN = 8;
 const NO_LABEL = { width: 0, height: 0 };
 
@@ -289,12 +324,12 @@ export function dagreScope(nodes: ScopeNode[], edges: ScopeEdge[], options: Layo
   const g = new dagre.graphlib.Graph({ multigraph: true, directed: true });
   g.setGraph({
     rankdir: "TB", nodesep: options.nodeSpacing ?? 24, ranksep: options.rankSpacing ?? 40, edgesep: 12, marginx: 0, marginy: 0,
-    ranker: nodes.length > FAST_RANKING_ABOVE ? "tight-tree" : "network-simplex",
+    ranker: nodes.length <= FAST_RANKING_ABOVE ? "network-simplex" : options.steps === "dagre" ? "tight-tree" : RANK_OURS,
   });
   g.setDefaultEdgeLabel(() => ({}));
   for (const node of nodes) g.setNode(node.key, { width: node.width, height: node.height });
   for (const e of edges) g.setEdge(e.v, e.w, e.width > 0 ? { width: e.width, height: e.height, labelpos: "c" } : {}, e.name);
-  if (nodes.length > 0) dagre.layout(g, options.ordering === "dagre" ? {} : ORDER_OURS);
+  if (nodes.length > 0) dagre.layout(g, options.steps === "dagre" ? {} : ORDER_OURS);
   const out: ScopeLayout = { nodes: new Map(), edges: new Map() };
   for (const node of nodes) {
     const n = g.node(node.key) as Box;
