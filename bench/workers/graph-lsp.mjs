@@ -1,8 +1,10 @@
 // Series 5b, the graph view over LSP (issue 15): an edit that changes an edge (one `needs` entry names
-// another step, then the original again), sent in one write with `lwir/graph` and a completion request, as
-// an editor with the graph open does when the user types. Measures edit → graph answer (a new layout each
-// round) and the completion's latency meanwhile; the Node server lays out in its worker thread, so the
-// completion does not wait for the layout. Floor: yaml parseDocument of the same text, in this process.
+// another step, then the original again), sent in one write with `lwir/graph` {provisional: true} and a
+// completion request, as the extension does when the user types with the graph open; on the provisional
+// answer (the edit's edges on the last layout) it asks again without the flag, as the extension does, for
+// the new layout. Measures edit → provisional answer (what the view redraws first), edit → the answer
+// with the new layout, and the completion's latency meanwhile; the Node server lays out in its worker
+// thread, so the completion does not wait for the layout. Floor: yaml parseDocument of the same text.
 //   --server-path FILE   another build of the server (e.g. one without the worker, for a before/after)
 import { join, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -45,23 +47,30 @@ async function round(i) {
   const position = { line: before.split("\n").length - 1, character: offset - before.lastIndexOf("\n") - 1 };
   const graphId = id++;
   const completionId = id++;
+  const settledId = id++;
   const start = performance.now();
   let completionMs = NaN;
-  const answered = (wanted) => client.waitForNext((msg) => msg.id === wanted, `answer ${wanted}`, TIMEOUT).then(() => performance.now() - start);
-  const graph = answered(graphId);
+  const answer = (wanted) => client.waitForNext((msg) => msg.id === wanted, `answer ${wanted}`, TIMEOUT);
+  const answered = (wanted) => answer(wanted).then(() => performance.now() - start);
+  const provisional = answer(graphId);
   const completion = answered(completionId).then((ms) => { completionMs = ms; });
   client.writeTogether([
     { jsonrpc: "2.0", method: "textDocument/didChange", params: { textDocument: { uri, version }, contentChanges: changes } },
-    { jsonrpc: "2.0", id: graphId, method: "lwir/graph", params: { uri } },
+    { jsonrpc: "2.0", id: graphId, method: "lwir/graph", params: { uri, provisional: true } },
     { jsonrpc: "2.0", id: completionId, method: "textDocument/completion", params: { textDocument: { uri }, position } },
   ]);
-  const graphMs = await graph;
+  const first = await provisional;
+  const provisionalMs = performance.now() - start;
+  if (first.result?.provisional !== true) throw new Error("an edge-only edit was not answered provisionally");
+  const settled = answered(settledId);
+  client.writeTogether([{ jsonrpc: "2.0", id: settledId, method: "lwir/graph", params: { uri } }]);
+  const graphMs = await settled;
   await completion;
   client.recordChange(uri, version, changes);
-  return { graphMs, completionMs };
+  return { provisionalMs, graphMs, completionMs };
 }
 
-const samples = { graph: [], completion: [] };
+const samples = { provisional: [], graph: [], completion: [] };
 const { floorSamples } = await interleave({
   warmup: a.warmup,
   iterations: a.iterations,
@@ -69,6 +78,7 @@ const { floorSamples } = await interleave({
     round: async (i) => {
       const r = await round(i);
       if (i >= a.warmup) {
+        samples.provisional.push(r.provisionalMs);
         samples.graph.push(r.graphMs);
         samples.completion.push(r.completionMs);
       }
@@ -80,6 +90,7 @@ const { floorSamples } = await interleave({
 await client.stop();
 const tool = a.raw["server-path"] ? `ours (LSP, ${a.raw["server-path"]})` : "ours (LSP)";
 emit([
+  summarize("graph: edit that changes an edge → provisional lwir/graph answer (its edges on the last layout)", tool, a.format, a.steps, samples.provisional, floor.name, floorSamples),
   summarize("graph: edit that changes an edge → lwir/graph answer (new layout)", tool, a.format, a.steps, samples.graph, floor.name, floorSamples),
   summarize("graph: completion sent with that edit, while the graph is laid out", tool, a.format, a.steps, samples.completion, floor.name, floorSamples),
 ]);

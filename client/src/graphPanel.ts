@@ -126,9 +126,9 @@ class GraphView implements vscode.Disposable {
     this.timer = setTimeout(() => { this.timer = undefined; void this.update(); }, delay);
   }
 
-  private async ask(uri: vscode.Uri, mermaid = false): Promise<GraphResult | null> {
+  private async ask(uri: vscode.Uri, mermaid = false, provisional = false): Promise<GraphResult | null> {
     if (!this.client.isRunning()) return null;
-    const params: GraphParams = { uri: this.client.code2ProtocolConverter.asUri(uri), ...(mermaid ? { mermaid } : {}) };
+    const params: GraphParams = { uri: this.client.code2ProtocolConverter.asUri(uri), ...(mermaid ? { mermaid } : {}), ...(provisional ? { provisional } : {}) };
     return this.client.sendRequest<GraphResult | null>(GRAPH_REQUEST, params);
   }
 
@@ -137,9 +137,12 @@ class GraphView implements vscode.Disposable {
     if (!uri || !this.panel || !this.ready) return;
     const generation = ++this.generation;
     const editAt = this.editAt;
-    const result = await this.ask(uri).catch((error) => { this.log?.warn(`graph: ${String(error)}`); return null; });
+    // after an edit, an answer at once on the last layout is welcome when only edges changed; the new
+    // layout is asked for right after it (and replaces it unless another edit came first)
+    const result = await this.ask(uri, false, editAt !== undefined).catch((error) => { this.log?.warn(`graph: ${String(error)}`); return null; });
     if (generation !== this.generation || !result || uri.toString() !== this.uri?.toString()) return;
     this.editAt = undefined;
+    if (result.provisional) this.schedule(0);
     this.last = result;
     const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
     const selected = editor ? stepAt(result.graph, editor.selection.active) : undefined;

@@ -107,6 +107,11 @@ export interface GraphParams {
   uri: string;
   /** Also return the graph as Mermaid flowchart text ("Copy as Mermaid"). */
   mermaid?: boolean;
+  /**
+   * An answer at once is welcome: when only edges changed since the last layout, the answer keeps that
+   * layout's nodes and marks itself `provisional`; ask again (without this) for the new layout.
+   */
+  provisional?: boolean;
 }
 
 /** A position and range as LSP has them (line and UTF-16 character, 0-based). */
@@ -125,10 +130,12 @@ export interface GraphResult {
   graph: WorkflowGraph;
   /** server/src/graph/layout.ts's GraphLayout of `graph`. */
   layout: GraphLayout;
-  /** A short hash of graphShapeKey(graph): equal keys, equal layout. */
+  /** A short hash of graphShapeKey(graph) (of a provisional answer: marked as such): equal keys, equal layout. */
   shapeKey: string;
   /** True when this answer computed a new layout (false: the shape was unchanged and the last one was reused). */
   laidOut: boolean;
+  /** `layout` is the last layout with this graph's edges drawn on it (GraphParams.provisional); the new one follows. */
+  provisional?: boolean;
   /** Node id → range of the step's `id` value (what "reveal in editor" selects); steps without one use `range`. */
   selections: Record<string, GraphTextRange>;
   /** When asked for: the graph as a Mermaid flowchart. */

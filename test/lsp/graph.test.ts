@@ -1,6 +1,6 @@
 // The graph view's request through the built server (dist/server.js, `npm run build` first): lwir/graph
 // on a real-world workflow in JSON and YAML, across edits that keep the shape (no new layout), add an
-// edge (a new layout), break the document (the last good graph, marked) and mend it; Mermaid on request;
+// edge (a provisional answer on the last layout when asked for, then a new layout), break the document (the last good graph, marked) and mend it; Mermaid on request;
 // null for documents that are not LWIR; InvalidParams without a uri. At 1,000 steps the layout runs in the
 // server's worker thread: a completion sent after the graph request is answered first, the graph's layout is
 // the in-thread one, and the server still exits after `exit`.
@@ -46,8 +46,15 @@ describe("lwir/graph over LSP", () => {
       // a new needs entry: route also needs worker
       if (format === "json") client.edit(uri, '"needs": [\n            "review"\n          ]', '"needs": [\n            "review", "worker"\n          ]');
       else client.edit(uri, "        needs:\n          - review\n", "        needs:\n          - review\n          - worker\n");
+      // asked as the extension asks after an edit: at once, on the last layout, marked provisional
+      const quick: GraphResult = await client.request("lwir/graph", { uri, provisional: true });
+      assert.equal(quick.version, 3);
+      assert.equal(quick.provisional, true);
+      assert.deepEqual(quick.layout.nodes, second.layout.nodes);
+      assert.ok(quick.layout.edges.some((e) => e.from === "review-cands.worker" && e.to === "review-cands.route"), "the new edge is drawn");
       const third: GraphResult = await client.request("lwir/graph", { uri });
       assert.equal(third.version, 3);
+      assert.equal(third.provisional, undefined);
       assert.equal(third.laidOut, true);
       assert.notEqual(third.shapeKey, first.shapeKey);
       assert.ok(third.graph.edges.some((e) => e.kind === "needs" && e.from === "review-cands.worker" && e.to === "review-cands.route"), JSON.stringify(third.graph.edges));

@@ -164,6 +164,77 @@ describe("graph layouts in flight (service/graph.ts)", () => {
     consistent(s);
   });
 
+  test("provisional: an edit that only changes edges is answered at once on the last layout; the next request gets the new layout", async () => {
+    const fake = new FakeLayouter();
+    const views = new GraphViews(fake);
+    const base = chain(6);
+    const doc = new Doc(base);
+    const first = views.answer(URI, doc.latest, { provisional: true });
+    await settle();
+    assert.equal(fake.pending.length, 1, "nothing laid out yet: the first answer waits, provisional or not");
+    await fake.finish(base);
+    const r1 = (await first)!;
+    assert.equal(r1.provisional, undefined);
+    // a needs entry added (s4 also needs s0) and one renamed (s5 needs s3 instead of s4)
+    const edited = chain(6, { 4: [0] }).replace('"needs": [\n        "s4"', '"needs": [\n        "s3"');
+    assert.notEqual(edited, chain(6, { 4: [0] }), "the rename applied");
+    doc.set(edited);
+    const r2 = (await views.answer(URI, doc.latest, { provisional: true }))!;
+    assert.equal(r2.provisional, true);
+    assert.equal(r2.laidOut, false);
+    assert.equal(r2.version, 2);
+    assert.deepEqual(fake.keys(), [graphShapeKey(graphOf(edited))], "its own layout was started");
+    assert.equal(r2.layout.nodes, r1.layout.nodes, "every node keeps its box");
+    assert.equal(r2.layout.edges.length, r2.graph.edges.length);
+    const has = (r: GraphResult, from: string, to: string) => r.graph.edges.some((e) => e.from === from && e.to === to);
+    assert.ok(has(r2, "s0", "s4") && has(r2, "s3", "s5") && !has(r2, "s4", "s5"));
+    r2.layout.edges.forEach((laid, i) => {
+      const edge = r2.graph.edges[i];
+      assert.equal(laid.index, i);
+      assert.deepEqual([laid.from, laid.to], [edge.from, edge.to]);
+      assert.ok(laid.points.length >= 2 && laid.points.every((p) => Number.isFinite(p.x) && Number.isFinite(p.y)));
+      const before = r1.layout.edges.find((e) => e.from === edge.from && e.to === edge.to);
+      if (before) assert.deepEqual(laid.points, before.points, `${edge.from} -> ${edge.to} keeps its route`);
+      else {
+        // a new edge runs from the bottom of one box to the top of the other
+        const a = r1.layout.nodes.find((n) => n.id === edge.from)!;
+        const b = r1.layout.nodes.find((n) => n.id === edge.to)!;
+        assert.deepEqual(laid.points[0], { x: a.x + a.width / 2, y: a.y + a.height });
+        assert.deepEqual(laid.points.at(-1), { x: b.x + b.width / 2, y: b.y });
+      }
+    });
+    assert.notEqual(r2.shapeKey, r1.shapeKey);
+    // without the flag: the new layout, once it is there
+    const settled = views.answer(URI, doc.latest);
+    await settle();
+    await fake.finish(edited);
+    const r3 = (await settled)!;
+    assert.equal(r3.provisional, undefined);
+    assert.equal(r3.laidOut, true);
+    consistent(r3);
+    assert.notEqual(r3.shapeKey, r2.shapeKey, "a provisional answer's key never equals a real layout's");
+    assert.equal(views.layouts, 2);
+  });
+
+  test("provisional: a new or renamed node waits for its layout as before", async () => {
+    const fake = new FakeLayouter();
+    const views = new GraphViews(fake);
+    const doc = new Doc(chain(4));
+    const first = views.answer(URI, doc.latest);
+    await settle();
+    await fake.finish(chain(4));
+    await first;
+    doc.set(chain(5));
+    const order: string[] = [];
+    const next = track(views.answer(URI, doc.latest, { provisional: true }), order, "next");
+    await settle();
+    assert.deepEqual(order, [], "a step added: no answer before its layout");
+    await fake.finish(chain(5));
+    const r = (await next)!;
+    assert.equal(r.provisional, undefined);
+    consistent(r);
+  });
+
   test("documents are laid out independently", async () => {
     const fake = new FakeLayouter();
     const views = new GraphViews(fake);

@@ -122,6 +122,8 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
     }
     document.body.dataset.version = String(result.version);
     document.body.dataset.parseOk = String(result.parseOk);
+    // an edit's edges drawn on the last layout, its own layout to follow (GraphResult.provisional)
+    document.body.dataset.provisional = String(result.provisional === true);
     const drawMs = performance.now() - started;
     const editToDrawMs = message.editAt !== undefined ? Date.now() - message.editAt : undefined;
     if (editToDrawMs !== undefined) document.body.dataset.editToDrawMs = String(Math.round(editToDrawMs));

@@ -448,12 +448,24 @@ function safe<T>(f: () => T): T | undefined {
  * is written with its length in front, so no id or label can make two shapes give the same key.
  */
 export function graphShapeKey(graph: WorkflowGraph): string {
+  return `${graphNodesKey(graph)}|${graphEdgesKey(graph)}`;
+}
+
+/** A key field: its length in front. */
+const field = (s: string) => `${s.length}:${s}`;
+
+/** The part of graphShapeKey that the nodes make: equal when only edges differ (layout.ts patchLayout). */
+export function graphNodesKey(graph: WorkflowGraph): string {
   const parts: string[] = [];
-  const field = (s: string) => `${s.length}:${s}`;
   for (const n of graph.nodes) {
     parts.push("n", field(n.id), n.kind, field(n.label), field(n.parent ?? ""), field(n.uses ?? ""), field(n.model ?? n.tool ?? n.entrypoint ?? ""),
       field(n.outputMode ?? ""), String(n.maxVisits ?? ""), n.container ? "c" : "-", field(n.item?.items ?? ""));
   }
+  return parts.join("|");
+}
+
+function graphEdgesKey(graph: WorkflowGraph): string {
+  const parts: string[] = [];
   for (const e of graph.edges) parts.push("e", field(e.from), field(e.to), e.kind, field(e.label ?? ""), e.back ? "b" : "-");
   return parts.join("|");
 }

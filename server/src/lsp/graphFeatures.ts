@@ -1,4 +1,4 @@
-// The graph view's request over LSP: `lwir/graph` {uri, mermaid?} → GraphResult (service/graph.ts), or
+// The graph view's request over LSP: `lwir/graph` {uri, mermaid?, provisional?} → GraphResult (service/graph.ts), or
 // null for a document that is not an open LWIR one of normal size. The layout is computed here, in the
 // server's process (or web worker), never in the extension host; the client asks again after each
 // edit (debounced), so no notification is needed: LSP delivers the edit before the request. The layout
@@ -15,18 +15,18 @@ export function registerGraphFeatures({ connection, documents, workspace, sessio
   const views = new GraphViews(layouter);
   documents.onDidClose(session.notification("didClose (graph)", (event) => views.forget(event.document.uri)));
 
-  const graph = session.documentRequest("graph", async (params: { textDocument: { uri: string }; mermaid: boolean }, token): Promise<GraphResult | null> => {
+  const graph = session.documentRequest("graph", async (params: { textDocument: { uri: string }; mermaid: boolean; provisional: boolean }, token): Promise<GraphResult | null> => {
     const uri = params.textDocument.uri;
     const latest = () => {
       const analysis = lwirAnalysis(workspace, uri);
       const document = documents.get(uri);
       return analysis && document ? { version: document.version, analysis } : undefined;
     };
-    return (await views.answer(uri, latest, { mermaid: params.mermaid, token })) ?? null;
+    return (await views.answer(uri, latest, { mermaid: params.mermaid, provisional: params.provisional, token })) ?? null;
   });
   connection.onRequest(GRAPH_REQUEST, (params: unknown, token: CancellationToken) => {
     const p = isRecord(params) ? params : {};
     const uri = typeof p.uri === "string" ? p.uri : isRecord(p.textDocument) ? p.textDocument.uri : undefined;
-    return graph({ textDocument: { uri: uri as string }, mermaid: p.mermaid === true }, token);
+    return graph({ textDocument: { uri: uri as string }, mermaid: p.mermaid === true, provisional: p.provisional === true }, token);
   });
 }

@@ -5,8 +5,8 @@
 // by a Layouter (../graph/layouter.ts; a worker thread in the Node server), one at a time per document:
 // while one runs, only the newest other shape waits. While the document does not parse, the last graph
 // that did is answered, marked, with the syntax error.
-import { buildGraph, graphShapeKey, type GraphNode, type WorkflowGraph } from "../graph/model";
-import type { GraphLayout } from "../graph/layout";
+import { buildGraph, graphNodesKey, graphShapeKey, type GraphNode, type WorkflowGraph } from "../graph/model";
+import { patchLayout, type GraphLayout } from "../graph/layout";
 import { inThreadLayouter, type Layouter } from "../graph/layouter";
 import { toMermaid } from "../graph/render";
 import type { PathSegment } from "../lwir/types";
@@ -36,8 +36,8 @@ const SUPERSEDED = Symbol("superseded");
 type Outcome = GraphLayout | typeof SUPERSEDED;
 
 interface DocumentState {
-  /** The last layout computed, and the shape key it is for. */
-  laid?: { key: string; hash: string; layout: GraphLayout };
+  /** The last layout computed, the graph and shape key it is for, and that graph's nodes key. */
+  laid?: { key: string; hash: string; layout: GraphLayout; graph: WorkflowGraph; nodesKey: string };
   /** The one layout in flight for this document. */
   running?: { key: string; done: Promise<Outcome> };
   /** The newest shape waiting for the running one to finish: a newer shape replaces it. */
@@ -58,8 +58,12 @@ export class GraphViews {
    * layout is always that of its own graph's shape: while that layout is computed, newer versions may
    * arrive; when one with another shape replaces the queued layout, the answer starts again from the
    * newest version. Undefined when the document is gone or the request is cancelled.
+   *
+   * With `provisional`, a shape that differs from the last one laid out only in its edges is answered at
+   * once on that layout (patchLayout: the nodes stay, new edges are drawn box to box), marked
+   * `provisional`, while its own layout starts; the next request without it gets that layout.
    */
-  async answer(uri: string, latest: () => GraphSnapshot | undefined, options: { mermaid?: boolean; token?: Cancellation } = {}): Promise<GraphResult | undefined> {
+  async answer(uri: string, latest: () => GraphSnapshot | undefined, options: { mermaid?: boolean; token?: Cancellation; provisional?: boolean } = {}): Promise<GraphResult | undefined> {
     for (;;) {
       const snapshot = latest();
       if (!snapshot || options.token?.isCancellationRequested) return undefined;
@@ -81,9 +85,16 @@ export class GraphViews {
       const key = graphShapeKey(graph);
       let layout: GraphLayout;
       let laidOut = false;
+      let provisional = false;
       let hash: string;
       if (state.laid?.key === key) ({ layout, hash } = state.laid);
-      else {
+      else if (options.provisional && state.laid && state.laid.nodesKey === graphNodesKey(graph)) {
+        // the real layout starts now (a failure shows on the request that waits for it)
+        this.waitFor(state, key, graph, undefined).catch(() => undefined);
+        layout = patchLayout(state.laid.layout, state.laid.graph, graph);
+        provisional = true;
+        hash = hashKey(`provisional|${key}`);
+      } else {
         const outcome = await this.waitFor(state, key, graph, options.token);
         if (outcome === undefined) return undefined; // cancelled
         if (outcome === SUPERSEDED) continue;
@@ -94,6 +105,7 @@ export class GraphViews {
       const result: GraphResult = {
         uri, version, parseOk: true, graph, layout, shapeKey: hash, laidOut, selections: selections(analysis, graph.nodes),
       };
+      if (provisional) result.provisional = true;
       // answers can complete out of order (one waited for a layout, a later one reused it)
       if (this.docs.get(uri) === state && (!state.good || state.good.version <= version)) state.good = result;
       return options.mermaid ? { ...result, mermaid: toMermaid(graph) } : result;
@@ -134,7 +146,7 @@ export class GraphViews {
     this.layouts++;
     const done: Promise<Outcome> = this.layouter.layout(graph).then(
       (layout) => {
-        state.laid = { key, hash: hashKey(key), layout };
+        state.laid = { key, hash: hashKey(key), layout, graph, nodesKey: graphNodesKey(graph) };
         return layout;
       },
     );
