@@ -10,7 +10,7 @@ import type * as Dagre from "@dagrejs/dagre" with { "resolution-mode": "import" 
 const dagre = require("@dagrejs/dagre") as typeof Dagre;
 import type { GraphEdge, GraphNode, WorkflowGraph } from "./model";
 import { orderLayers, type OrderGraph } from "./order";
-import { rankTightTree, type RankGraph } from "./rank";
+import { rankNetworkSimplex, type RankGraph } from "./rank";
 
 export interface Point { x: number; y: number }
 
@@ -103,15 +103,15 @@ export function labelSize(edge: GraphEdge): { width: number; height: number } {
   return { width: Math.ceil(Array.from(edge.label).length * CHAR_WIDTH * 0.9 + 8), height: LINE_HEIGHT };
 }
 
-/** Graphs with more nodes than this are ranked with dagre's "tight-tree" instead of "network-simplex" (docs/graph.md). */
+/** With `steps: "dagre"`, scopes with more nodes than this are ranked with dagre's "tight-tree" (its network simplex takes seconds there). */
 export const FAST_RANKING_ABOVE = 300;
 
 interface Box { x: number; y: number; width: number; height: number }
 
 /** dagre with our crossing reduction (order.ts) in place of its own: the same heuristic, on arrays. */
 const ORDER_OURS: Parameters<typeof dagre.layout>[1] = { customOrder: (laid: unknown) => orderLayers(laid as OrderGraph) };
-/** dagre's tight-tree ranking, ours on arrays (rank.ts), for scopes above FAST_RANKING_ABOVE nodes. */
-const RANK_OURS = (graph: unknown) => rankTightTree(graph as RankGraph);
+/** Network simplex ranking, ours on arrays (rank.ts): the optimum dagre's finds, in milliseconds at any size. */
+const RANK_OURS = (graph: unknown) => rankNetworkSimplex(graph as RankGraph);
 
 /**
  * Lay out a graph. Synchronous and deterministic; call it in a worker for big documents, and skip it
@@ -324,7 +324,7 @@ export function dagreScope(nodes: ScopeNode[], edges: ScopeEdge[], options: Layo
   const g = new dagre.graphlib.Graph({ multigraph: true, directed: true });
   g.setGraph({
     rankdir: "TB", nodesep: options.nodeSpacing ?? 24, ranksep: options.rankSpacing ?? 40, edgesep: 12, marginx: 0, marginy: 0,
-    ranker: nodes.length <= FAST_RANKING_ABOVE ? "network-simplex" : options.steps === "dagre" ? "tight-tree" : RANK_OURS,
+    ranker: options.steps !== "dagre" ? RANK_OURS : nodes.length <= FAST_RANKING_ABOVE ? "network-simplex" : "tight-tree",
   });
   g.setDefaultEdgeLabel(() => ({}));
   for (const node of nodes) g.setNode(node.key, { width: node.width, height: node.height });
