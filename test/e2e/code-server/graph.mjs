@@ -2,7 +2,8 @@
 // step with a decision loop in its body), node count = steps, a click selects the step in the editor,
 // the cursor highlights its step, typing a `needs` entry adds the edge, a broken document keeps the last
 // graph under a banner, a theme switch recolours the view; the screenshot docs/images/graph.png; and
-// the time from an edit to the redrawn view on a generated 1,000-step workflow (logged, not asserted).
+// the time from an edit to the redrawn view on a generated 1,000-step workflow (logged, not asserted), where
+// an edit that only changes edges is drawn first on the last layout (provisional), then laid out.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -187,7 +188,7 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
     while ((await colours()).view !== before.view && Date.now() < back) await page.waitForTimeout(200);
   });
 
-  await run("graph: a 1,000-step workflow opens and redraws after an edit (time logged)", async () => {
+  await run("graph: a 1,000-step workflow opens and redraws after edits; a renamed needs entry is drawn at once, then laid out (times logged)", async () => {
     execFileSync(process.execPath, [join(ROOT, "bench", "generate.mjs"), "--steps", "1000", "--seed", "15", "--format", "json", "--out", file(BIG)], { stdio: "pipe" });
     const big = readFileSync(file(BIG), "utf8");
     const total = countSteps(JSON.parse(big).steps);
@@ -206,7 +207,39 @@ export async function graphChecks({ page, wb, workspace, run, screenshots }) {
     await page.keyboard.type("x");
     await waitForAttr("data-version", (v) => Number(v) > version, "a redraw after the edit", 120_000);
     const noEdge = await attr("data-edit-to-draw-ms");
-    log("code-server", `graph: ${total} steps: opened and drawn in ${opened} ms (command to nodes); prompt edit → redrawn view ${noEdge} ms`);
+    // a needs entry in the second half renamed, in one edit, to the first step: only edges change, so the
+    // view first draws the new edge on the last layout (provisional), then the new layout
+    const doc = JSON.parse(big);
+    const first = doc.steps[0].id;
+    const half = doc.steps.length >> 1;
+    const target = doc.steps.slice(half).find((s) => typeof s.needs?.[0] === "string" && !s.needs.includes(first) && doc.steps.some((t) => t.id === s.needs[0]));
+    if (!target) throw new Error("no step to rename a needs entry of");
+    const idLine = find(big, new RegExp(`^\\s*"id": "${target.id}",?$`), target.id);
+    const needsLine = find(big, /^\s*"needs": \[$/, '"needs"', idLine.index);
+    const entry = find(big, new RegExp(`^\\s*"${target.needs[0]}",?$`), target.needs[0], needsLine.index);
+    if (entry.index !== needsLine.index + 1) throw new Error(`the needs entry of ${target.id} is not where expected`);
+    const history = await body().evaluate((b) => {
+      const seen = [b.dataset.provisional];
+      new MutationObserver(() => { if (seen.at(-1) !== b.dataset.provisional) seen.push(b.dataset.provisional); })
+        .observe(b, { attributes: true, attributeFilter: ["data-provisional"] });
+      window.lwirProvisionalHistory = seen;
+      return seen.slice();
+    });
+    if (history[0] === "true") throw new Error("the view is provisional before the edit");
+    await wb.goto(entry.line, entry.col);
+    for (let i = 0; i < target.needs[0].length; i++) await page.keyboard.press("Shift+ArrowRight");
+    const t1 = Date.now();
+    await page.keyboard.insertText(first);
+    const edge = view().locator(`g.edge.needs[data-from="${first}"][data-to="${target.id}"]`);
+    await edge.waitFor({ state: "attached", timeout: 120_000 });
+    const shown = Date.now() - t1;
+    await waitForAttr("data-provisional", (v) => v === "false", "the new layout after the provisional one", 120_000);
+    const settled = Date.now() - t1;
+    if (await edge.count() !== 1) throw new Error(`the new edge ${first} -> ${target.id} is not in the new layout`);
+    const seen = await body().evaluate(() => window.lwirProvisionalHistory);
+    if (!seen.includes("true")) throw new Error(`the view never drew a provisional layout: ${JSON.stringify(seen)}`);
+    log("code-server", `graph: ${total} steps: opened and drawn in ${opened} ms (command to nodes); prompt edit → redrawn view ${noEdge} ms; ` +
+      `a needs entry renamed → the new edge drawn ${shown} ms (provisional, on the last layout), the new layout drawn ${settled} ms`);
   });
   // Leave the workbench as the later checks expect: the edited files as on disk, no editor or graph
   // open, and no 1,000-step file for the workspace scan to keep checking.
