@@ -21,7 +21,7 @@
 //     loopback address itself, so the server still listens on 127.0.0.1 only.
 // Each check is reported as a line "LWIR-E2E <json>" (as the mocha suite's reporter does) and becomes one
 // check "graph › …" of the vscode part (runner.mjs recordReported).
-import { appendFileSync, mkdirSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { ROOT } from "../lib.mjs";
@@ -40,6 +40,7 @@ const UI_TIMEOUT_MS = 30_000;
 const report = (event) => console.log(`LWIR-E2E ${JSON.stringify(event)}`);
 const browserLog = join(options.screenshots, "browser.log");
 mkdirSync(options.screenshots, { recursive: true });
+writeFileSync(browserLog, "");
 
 placeGraphFile(options.workspace);
 const server = await runServer(options.host, options.port, {
@@ -63,6 +64,7 @@ try {
     if (m.type() === "error" || m.type() === "warning") appendFileSync(browserLog, `[${m.type()}] ${m.text()}\n`);
   });
   page.on("pageerror", (e) => appendFileSync(browserLog, `[pageerror] ${e.message}\n`));
+  page.on("requestfailed", (r) => appendFileSync(browserLog, `[requestfailed] ${r.url()} ${r.failure()?.errorText}\n`));
   const wb = new Workbench(page, options.screenshots);
 
   const run = async (title, fn) => {
@@ -80,6 +82,9 @@ try {
   let loaded = false;
   await run("the workbench opens the folder at a name under localhost", async () => {
     await wb.load(endpoint, [GRAPH_FILE]);
+    // The Welcome page opens a moment later and takes the focus: a command palette opened before it
+    // (the checks start with "View: Close All Editors") closed under the driver once.
+    await page.locator(".tab", { hasText: "Welcome" }).first().waitFor({ timeout: 15_000 }).catch(() => undefined);
     loaded = true;
   });
   if (loaded) await graphChecks({ page, wb, workspace: options.workspace, run, screenshots: options.screenshots, codeServerOnly: false });
