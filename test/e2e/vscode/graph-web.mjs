@@ -12,13 +12,17 @@
 //     frame (about:blank#blocked) and the page never loads. This is what the suite saw before.
 //   - At http://localhost:PORT the frame loads from `<uuid>.localhost`, another site than `localhost`
 //     (a name under `localhost` is a site of its own), and its service worker, through which the webview
-//     fetches its HTML and our script, cannot register: Playwright's browser contexts are off-the-record
-//     profiles, which block third-party cookies and storage ("Could not register service worker. Please
-//     make sure third party cookies are enabled"). vscode.dev is in the same position (webviews on
-//     *.vscode-cdn.net) in a browser that blocks third-party cookies.
+//     fetches its HTML and our script, cannot register: this Chromium (Debian's 150 under Playwright, in a
+//     browser context and in a fresh persistent profile alike) treats it as third-party storage and
+//     refuses ("Could not register service worker. Please make sure third party cookies are enabled").
+//     vscode.dev is in the same position (webviews on *.vscode-cdn.net) in a browser that blocks
+//     third-party cookies: VS Code's own message, not something our extension can change.
 //   - At http://lwir-e2e.localhost:PORT the frames come from `<uuid>.lwir-e2e.localhost`, the same site:
 //     the service worker registers and the page loads. Chromium resolves every *.localhost name to the
 //     loopback address itself, so the server still listens on 127.0.0.1 only.
+// Nor may the workbench page be fulfilled through a Playwright route (as untrusted-web.mjs does to change
+// its options): Chromium then counts the page as not loaded from this machine, and its Local Network
+// Access checks block the webview's frame (net::ERR_BLOCKED_BY_LOCAL_NETWORK_ACCESS_CHECKS).
 // Each check is reported as a line "LWIR-E2E <json>" (as the mocha suite's reporter does) and becomes one
 // check "graph › …" of the vscode part (runner.mjs recordReported).
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
