@@ -1,7 +1,7 @@
-// Runs the suite in a child process (test-web, untrusted-web.mjs, electron-run.mjs, graph-web.mjs) and turns its report into
-// lib.mjs checks; shared by run.mjs and electron.mjs. The child gets its own process group and temp folder,
-// so a hung editor is killed whole (the node process, the server, the browser or Electron and their helpers)
-// and leaves nothing behind.
+// Runs the suite in a child process (test-web, untrusted-web.mjs, electron-run.mjs; or graph-web.mjs's checks)
+// and turns its report into lib.mjs checks; shared by run.mjs and electron.mjs. The child gets its own
+// process group and temp folder, so a hung editor is killed whole (the node process, the server, the
+// browser or Electron and their helpers) and leaves nothing behind.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
