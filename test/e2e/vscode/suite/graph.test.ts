@@ -1,9 +1,13 @@
 // Issue #15's graph view (client/src/graphPanel.ts) in VS Code desktop and for the Web: the code lens on
 // `steps` runs "Open graph", which opens the view (a webview of type lwir.graph) beside the editor and
-// follows the document. What the page draws is checked in the real workbench by the code-server checks
-// (test/e2e/code-server/graph.mjs: node count, click, cursor, a typed needs, the banner, the theme): the
-// webview's page did not load under @vscode/test-web here (VS Code 1.91.1 for the Web, headless), so this
-// suite checks what the extension host sees.
+// follows the document. This suite checks what the extension host sees. What the page draws and does is
+// checked on the page itself, by the Playwright checks of test/e2e/code-server/graph.mjs (node count =
+// steps, a click selects the step, the cursor highlights its node, a typed needs adds the edge, a broken
+// document keeps the last graph under a banner, a theme switch recolours the view), run in code-server
+// and in VS Code for the Web 1.91.1 (test/e2e/vscode/graph-web.mjs, the vscode part's "graph" run).
+// In this suite's own web runs the page does not load: test-web serves webview frames from
+// `<uuid>.<the workbench's host>`, and the workbench is opened at 127.0.0.1 here (graph-web.mjs says why
+// that cannot load, and opens it at a name under localhost instead).
 import * as vscode from "vscode";
 import { equal, ok } from "./assert";
 import { showAndWaitForDiagnostics, waitFor } from "./util";
