@@ -98,7 +98,18 @@ export function targets(results) {
     add("Memory 5,000 YAML: after 30 edits and completions ≤ 1.5× after opening", `${fmt(memY.rss_after_edits_mb, 0)} / ${fmt(memY.rss_after_open_mb, 0)} MB = ${fmt(memY.rss_after_edits_mb / memY.rss_after_open_mb, 2)}×`, memY.rss_after_edits_mb <= 1.5 * memY.rss_after_open_mb);
   }
   startupTargets(S, add, na);
+  workspaceTargets(S, add);
   return out;
+}
+
+/** Issue 16's workspace targets: the scan against the CLI on the same folder; typing while a scan runs. */
+function workspaceTargets(S, add) {
+  const scan = find(S, "ours (LSP)", "workspace scan of", "mixed", 1000);
+  if (scan) add("Workspace: scan of 1,000 files → all diagnostics ≤ 1.3× `lwir validate --format json` on the same folder", `${fmt(scan.ratio_to_floor, 2)}× (${ms(scan.median_ms)} ms vs ${ms(scan.floor.median_ms)} ms)`, scan.ratio_to_floor <= 1.3);
+  for (const name of ["edit → diagnostics during a 1,000-file scan", "completion right after an edit during a 1,000-file scan"]) {
+    const s = find(S, "ours (LSP)", name, "json", 1000);
+    if (s) add(`Workspace: ${name} ≤ 1.5× the same with no scan`, `${fmt(s.ratio_to_floor, 2)}× (${ms(s.median_ms)} ms vs ${ms(s.floor.median_ms)} ms)`, s.ratio_to_floor <= 1.5);
+  }
 }
 
 /** Issue 16's start-up targets: cold start against yaml-language-server and against node + warm; the CLI per file. */

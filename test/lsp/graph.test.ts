@@ -52,10 +52,12 @@ describe("lwir/graph over LSP", () => {
       assert.equal(quick.provisional, true);
       assert.deepEqual(quick.layout.nodes, second.layout.nodes);
       assert.ok(quick.layout.edges.some((e) => e.from === "review-cands.worker" && e.to === "review-cands.route"), "the new edge is drawn");
+      // then the new layout: the one the provisional request started (done by now or awaited), never the patch
       const third: GraphResult = await client.request("lwir/graph", { uri });
       assert.equal(third.version, 3);
       assert.equal(third.provisional, undefined);
-      assert.equal(third.laidOut, true);
+      assert.deepEqual(third.layout, layoutGraph(third.graph));
+      assert.notEqual(third.shapeKey, quick.shapeKey);
       assert.notEqual(third.shapeKey, first.shapeKey);
       assert.ok(third.graph.edges.some((e) => e.kind === "needs" && e.from === "review-cands.worker" && e.to === "review-cands.route"), JSON.stringify(third.graph.edges));
 
