@@ -63,6 +63,9 @@ function fit(): void {
 }
 
 /** Pans so that the node is in the middle of the view (zoom unchanged). */
+/** The zoom below which a node's text is too small to read (12px text at 0.75 is 9px). */
+const READABLE_ZOOM = 0.75;
+
 function centre(id: string): void {
   const box = data?.layout.nodes.find((n) => n.id === id);
   if (!box) return;
@@ -197,6 +200,8 @@ search.addEventListener("keydown", (e) => {
   e.preventDefault();
   matchIndex = (matchIndex + (e.shiftKey ? -1 : 1) + matches.length) % matches.length;
   const id = matches[matchIndex];
+  // a step found in a big graph fitted to the view would be a speck: go to it at a size that reads
+  if (transform.k < READABLE_ZOOM) transform = { ...transform, k: 1 };
   centre(id);
   setFocus(id);
   search.focus();

@@ -208,7 +208,7 @@ export async function graphChecks({ page, wb, workspace, run, screenshots, codeS
     while ((await colours()).view !== before.view && Date.now() < back) await page.waitForTimeout(200);
   });
 
-  if (codeServerOnly) await run("graph: a 1,000-step workflow opens and redraws after edits; a renamed needs entry is drawn at once, then laid out (times logged)", async () => {
+  if (codeServerOnly) await run("graph: a 1,000-step workflow opens and redraws after edits; a renamed needs entry is drawn at once, then laid out (times logged); search goes to a step at a size that reads", async () => {
     execFileSync(process.execPath, [join(ROOT, "bench", "generate.mjs"), "--steps", "1000", "--seed", "15", "--format", "json", "--out", file(BIG)], { stdio: "pipe" });
     const big = readFileSync(file(BIG), "utf8");
     const total = countSteps(JSON.parse(big).steps);
@@ -258,6 +258,20 @@ export async function graphChecks({ page, wb, workspace, run, screenshots, codeS
     if (await edge.count() !== 1) throw new Error(`the new edge ${first} -> ${target.id} is not in the new layout`);
     const seen = await body().evaluate(() => window.lwirProvisionalHistory);
     if (!seen.includes("true")) throw new Error(`the view never drew a provisional layout: ${JSON.stringify(seen)}`);
+    // the search box goes to the step, at a size that reads, in the middle of the view
+    const search = view().locator("input").first();
+    await search.fill(target.id);
+    await search.press("Enter");
+    const found = view().locator(`g.step[data-id="${target.id}"]`);
+    const until = Date.now() + 10_000;
+    let onScreen;
+    for (;;) {
+      onScreen = await found.evaluate((g) => { const b = g.getBoundingClientRect(); return { x: b.x, y: b.y, width: b.width, height: b.height, vw: innerWidth, vh: innerHeight }; });
+      if (onScreen.width >= 80 && onScreen.x >= 0 && onScreen.x + onScreen.width <= onScreen.vw && onScreen.y >= 0 && onScreen.y + onScreen.height <= onScreen.vh) break;
+      if (Date.now() > until) throw new Error(`the found step is not readable in the view: ${JSON.stringify(onScreen)}`);
+      await page.waitForTimeout(100);
+    }
+    await search.fill("");
     log("code-server", `graph: ${total} steps: opened and drawn in ${opened} ms (command to nodes); prompt edit → redrawn view ${noEdge} ms; ` +
       `a needs entry renamed → the new edge drawn ${shown} ms (provisional, on the last layout), the new layout drawn ${settled} ms`);
   });
