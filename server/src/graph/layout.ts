@@ -363,9 +363,10 @@ export function stackedScope(nodes: ScopeNode[], edges: ScopeEdge[], options: La
   for (const n of nodes) if (!targets.has(n.key)) { if (first) return undefined; first = n; }
   if (!first) return undefined;
   const chain: ScopeNode[] = [];
-  for (let n: ScopeNode | undefined = first; n; n = (() => { const e = next.get(n!.key); return e ? byKey.get(e.w) : undefined; })()) {
+  for (let n: ScopeNode | undefined = first; n && chain.length <= nodes.length; ) {
     chain.push(n);
-    if (chain.length > nodes.length) return undefined;
+    const e = next.get(n.key);
+    n = e ? byKey.get(e.w) : undefined;
   }
   if (chain.length !== nodes.length) return undefined;
   const gap = (options.rankSpacing ?? 40) / 2;

@@ -448,7 +448,13 @@ function safe<T>(f: () => T): T | undefined {
  * is written with its length in front, so no id or label can make two shapes give the same key.
  */
 export function graphShapeKey(graph: WorkflowGraph): string {
-  return `${graphNodesKey(graph)}|${graphEdgesKey(graph)}`;
+  return graphKeys(graph).shape;
+}
+
+/** graphShapeKey and graphNodesKey of one graph, the nodes' part written once. */
+export function graphKeys(graph: WorkflowGraph): { shape: string; nodes: string } {
+  const nodes = graphNodesKey(graph);
+  return { shape: `${nodes}|${graphEdgesKey(graph)}`, nodes };
 }
 
 /** A key field: its length in front. */

@@ -6,6 +6,8 @@
 // graph per rank and compares every pair of nodes of a rank, which made ordering half of the layout
 // time at 1,000 steps (docs/graph.md).
 
+import { incidence } from "./incidence";
+
 /** The part of a graphlib graph the ordering reads and writes (dagre's graph after normalisation: every edge spans one rank). */
 export interface OrderGraph {
   nodes(): string[];
@@ -86,20 +88,10 @@ export function orderLayers(graph: OrderGraph): void {
 
 interface Rows { start: Int32Array; node: Int32Array; weight: Float64Array }
 
-/** Compressed rows of the edges a → b: for each a, its b's and weights, in edge order. */
+/** For each a, its b's and weights, in edge order (incidence.ts's rows, read through). */
 function rows(n: number, a: Int32Array, b: Int32Array, w: Float64Array): Rows {
-  const start = new Int32Array(n + 1);
-  for (let k = 0; k < a.length; k++) start[a[k] + 1]++;
-  for (let i = 0; i < n; i++) start[i + 1] += start[i];
-  const fill = start.slice(0, n);
-  const node = new Int32Array(a.length);
-  const weight = new Float64Array(a.length);
-  for (let k = 0; k < a.length; k++) {
-    const at = fill[a[k]]++;
-    node[at] = b[k];
-    weight[at] = w[k];
-  }
-  return { start, node, weight };
+  const { start, edge } = incidence(n, a);
+  return { start, node: edge.map((k) => b[k]), weight: Float64Array.from(edge, (k) => w[k]) };
 }
 
 /**

@@ -7,6 +7,8 @@
 // "tight-tree" (the feasible tree alone) before. Shorter edges mean fewer dummy nodes for dagre's later
 // steps, so this also makes the rest of the layout cheaper (docs/graph.md).
 
+import { incidence, type Incidence } from "./incidence";
+
 /** The part of a graphlib graph the ranking reads and writes (dagre's non-compound graph at the rank step). */
 export interface RankGraph {
   nodes(): string[];
@@ -230,25 +232,6 @@ function pivot(
     cutValues();
     reRank();
   }
-}
-
-interface Incidence { start: Int32Array; edge: Int32Array }
-
-/** For each node, the edges at it: those it starts (`b` omitted) or those it starts or ends. */
-function incidence(n: number, a: Int32Array, b?: Int32Array): Incidence {
-  const start = new Int32Array(n + 1);
-  for (let k = 0; k < a.length; k++) {
-    start[a[k] + 1]++;
-    if (b && b[k] !== a[k]) start[b[k] + 1]++;
-  }
-  for (let i = 0; i < n; i++) start[i + 1] += start[i];
-  const fill = start.slice(0, n);
-  const edge = new Int32Array(start[n]);
-  for (let k = 0; k < a.length; k++) {
-    edge[fill[a[k]]++] = k;
-    if (b && b[k] !== a[k]) edge[fill[b[k]]++] = k;
-  }
-  return { start, edge };
 }
 
 /** Each node as high as its successors allow: rank(v) = min over v → w of rank(w) − minlen, sinks at 0. */

@@ -5,7 +5,7 @@
 // by a Layouter (../graph/layouter.ts; a worker thread in the Node server), one at a time per document:
 // while one runs, only the newest other shape waits. While the document does not parse, the last graph
 // that did is answered, marked, with the syntax error.
-import { buildGraph, graphNodesKey, graphShapeKey, type GraphNode, type WorkflowGraph } from "../graph/model";
+import { buildGraph, graphKeys, type GraphNode, type WorkflowGraph } from "../graph/model";
 import { patchLayout, type GraphLayout } from "../graph/layout";
 import { inThreadLayouter, type Layouter } from "../graph/layouter";
 import { toMermaid } from "../graph/render";
@@ -35,13 +35,16 @@ interface Deferred<T> {
 const SUPERSEDED = Symbol("superseded");
 type Outcome = GraphLayout | typeof SUPERSEDED;
 
+/** A graph's shape key and its nodes' part (model.ts graphKeys). */
+type Keys = { shape: string; nodes: string };
+
 interface DocumentState {
   /** The last layout computed, the graph and shape key it is for, and that graph's nodes key. */
   laid?: { key: string; hash: string; layout: GraphLayout; graph: WorkflowGraph; nodesKey: string };
   /** The one layout in flight for this document. */
   running?: { key: string; done: Promise<Outcome> };
   /** The newest shape waiting for the running one to finish: a newer shape replaces it. */
-  queued?: { key: string; graph: WorkflowGraph; done: Deferred<Outcome> };
+  queued?: { keys: Keys; graph: WorkflowGraph; done: Deferred<Outcome> };
   /** The last answer computed from a version that parsed. */
   good?: GraphResult;
 }
@@ -82,20 +85,21 @@ export class GraphViews {
         return result;
       }
       const graph = graphOfAnalysis(analysis)!;
-      const key = graphShapeKey(graph);
+      const keys = graphKeys(graph);
+      const key = keys.shape;
       let layout: GraphLayout;
       let laidOut = false;
       let provisional = false;
       let hash: string;
       if (state.laid?.key === key) ({ layout, hash } = state.laid);
-      else if (options.provisional && state.laid && state.laid.nodesKey === graphNodesKey(graph)) {
+      else if (options.provisional && state.laid && state.laid.nodesKey === keys.nodes) {
         // the real layout starts now (a failure shows on the request that waits for it)
-        this.waitFor(state, key, graph, undefined).catch(() => undefined);
+        this.waitFor(state, keys, graph, undefined).catch(() => undefined);
         layout = patchLayout(state.laid.layout, state.laid.graph, graph);
         provisional = true;
         hash = hashKey(`provisional|${key}`);
       } else {
-        const outcome = await this.waitFor(state, key, graph, options.token);
+        const outcome = await this.waitFor(state, keys, graph, options.token);
         if (outcome === undefined) return undefined; // cancelled
         if (outcome === SUPERSEDED) continue;
         layout = outcome;
@@ -123,15 +127,15 @@ export class GraphViews {
   }
 
   /** The layout of shape `key`: the one in flight, the queued one, or a new one (queued behind the running one). */
-  private waitFor(state: DocumentState, key: string, graph: WorkflowGraph, token: Cancellation | undefined): Promise<Outcome | undefined> {
+  private waitFor(state: DocumentState, keys: Keys, graph: WorkflowGraph, token: Cancellation | undefined): Promise<Outcome | undefined> {
     let done: Promise<Outcome>;
-    if (state.running?.key === key) done = state.running.done;
-    else if (state.queued?.key === key) done = state.queued.done.promise;
-    else if (!state.running) done = this.run(state, key, graph);
+    if (state.running?.key === keys.shape) done = state.running.done;
+    else if (state.queued?.keys.shape === keys.shape) done = state.queued.done.promise;
+    else if (!state.running) done = this.run(state, keys, graph);
     else {
       state.queued?.done.resolve(SUPERSEDED);
       const deferred = defer<Outcome>();
-      state.queued = { key, graph, done: deferred };
+      state.queued = { keys, graph, done: deferred };
       done = deferred.promise;
     }
     if (!token) return done;
@@ -142,11 +146,12 @@ export class GraphViews {
     });
   }
 
-  private run(state: DocumentState, key: string, graph: WorkflowGraph): Promise<Outcome> {
+  private run(state: DocumentState, keys: Keys, graph: WorkflowGraph): Promise<Outcome> {
     this.layouts++;
+    const key = keys.shape;
     const done: Promise<Outcome> = this.layouter.layout(graph).then(
       (layout) => {
-        state.laid = { key, hash: hashKey(key), layout, graph, nodesKey: graphNodesKey(graph) };
+        state.laid = { key, hash: hashKey(key), layout, graph, nodesKey: keys.nodes };
         return layout;
       },
     );
@@ -157,7 +162,7 @@ export class GraphViews {
       const queued = state.queued;
       if (!queued) return;
       state.queued = undefined;
-      this.run(state, queued.key, queued.graph).then(queued.done.resolve, queued.done.reject);
+      this.run(state, queued.keys, queued.graph).then(queued.done.resolve, queued.done.reject);
     };
     done.then(next, next);
     return done;
