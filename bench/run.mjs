@@ -9,10 +9,11 @@
 // and bench/RESULTS.md.
 //
 //   node bench/run.mjs [--quick] [--sizes 100,1000] [--formats json,yaml]
-//                      [--only floor,ours,ours-lsp,peers,yamlls-lsp,graph,coldstart,cli-many,workspace]
+//                      [--only floor,ours,ours-lsp,peers,yamlls-lsp,graph,coldstart,cli-many,workspace,cli-huge]
 //                      [--iterations 30] [--warmup 5] [--no-build]   (--only graph: the workflow graph series alone)
 // coldstart (1,000 steps, whatever --sizes says) and cli-many (the conformance corpus copied 8 times) start
-// a process per measurement, so they run at most COLD_ITERATIONS measured rounds.
+// a process per measurement, so they run at most COLD_ITERATIONS measured rounds; cli-huge (one 27,000-step
+// workflow through the CLI, JSON and YAML) at most 5.
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem, loadavg, platform, release } from "node:os";
@@ -35,7 +36,7 @@ const option = (name, fallback) => {
 const quick = flag("quick");
 const sizes = option("sizes", quick ? "100,1000" : "10,100,1000,5000").split(",").map(Number);
 const formats = option("formats", "json,yaml").split(",");
-const only = option("only", "floor,ours,ours-lsp,peers,yamlls-lsp,graph,coldstart,cli-many,workspace").split(",");
+const only = option("only", `floor,ours,ours-lsp,peers,yamlls-lsp,graph,coldstart,cli-many,workspace${quick ? "" : ",cli-huge"}`).split(",");
 const iterations = Number(option("iterations", 30));
 const warmupDefault = Number(option("warmup", 5));
 
@@ -123,6 +124,7 @@ for (const steps of sizes) {
 
 // ---- start-up series (issue 16) ----
 const COLD_ITERATIONS = 15;
+const HUGE_STEPS = 27000;
 const coldBase = ["--iterations", String(Math.min(iterations, COLD_ITERATIONS)), "--warmup", "2"];
 const prod = (f) => join(tmp, "prod", f);
 if (only.includes("coldstart")) {
@@ -141,6 +143,11 @@ if (only.includes("cli-many")) {
 // 1,000-step JSON document while it is scanned; once per run, whatever the sizes.
 if (only.includes("workspace")) {
   plan.push(["workspace.mjs", ["--format", "json", "--steps", "1000", "--iterations", String(Math.min(iterations, 15)), "--warmup", "2"]]);
+}
+
+// One huge workflow through the CLI (issue 23): 27,000 steps (about 20 MB of YAML), a few rounds.
+if (only.includes("cli-huge")) {
+  plan.push(["cli-huge.mjs", ["--format", "mixed", "--steps", String(HUGE_STEPS), "--iterations", String(Math.min(iterations, 5)), "--warmup", "1"]]);
 }
 
 const started = Date.now();

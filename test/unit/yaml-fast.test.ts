@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { isDeepStrictEqual } from "node:util";
+import { stringify } from "yaml";
 import { parseYaml } from "../../server/src/document/yaml";
 import { parseFastYamlDocument } from "../../server/src/document/yaml-fast";
 import { parseDocument } from "../../server/src/document/document";
@@ -125,6 +126,62 @@ test("fast YAML reader: random documents built from the constructs it reads", ()
     if (agrees(`random ${i}: ${JSON.stringify(cut)}`, cut, 200)) read++;
   }
   assert.ok(read > 150, `only ${read} random documents read fast`);
+});
+
+test("fast YAML reader: random documents with text folded over lines (plain, quoted, `>` and `|` blocks)", () => {
+  const random = randomSource(11);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+  const words = ["word", "two words", "{{ input.x }}", "a#b", "x:y", "0", "true", "-", "é", "\\n", "\\\"", "\\t", "\\u00e9", "it''s", "\\x41", "\\", "  spaced  ", "# c", "k: v", "[", "'", "\"",
+    "{{ x }}", "[a]", "]", "- item", "-x", "? q", "?q", ":x", "!t", "&a", "*b", "|", ">", "%", "@", "`", ",", "}"];
+  // the lines of a scalar's continuation: words, empty lines, lines more or less indented than `at`
+  const lines = (at: number): string => {
+    let out = "";
+    const n = 1 + Math.floor(random() * 4);
+    for (let i = 0; i < n; i++) {
+      const r = random();
+      if (r < 0.15) out += "\n";
+      else if (r < 0.2) out += " ".repeat(at + 1) + "\n";
+      else out += " ".repeat(Math.max(0, at + pick([0, 0, 0, 0, 2, -1, -2]))) + pick(words) + pick(["", "", " ", " # note"]) + "\n";
+    }
+    return out;
+  };
+  const entry = (indent: number): string => {
+    const pad = " ".repeat(indent);
+    const key = pick(["a", "prompt", "system", "description"]);
+    const r = random();
+    if (r < 0.1) return `${pad}${key}:\n${" ".repeat(indent + pick([2, 2, 0]))}${pick(words)}\n${lines(indent + 2)}`;
+    if (r < 0.15) return `${pad}${key}:\n${" ".repeat(indent + 2)}"${pick(words)}\n${lines(indent + 2).replace(/\n$/, "")}"\n`;
+    if (r < 0.25) return `${pad}${key}: ${pick(words)}\n${lines(indent + 2)}`;
+    if (r < 0.5) return `${pad}${key}: "${pick(words)}\n${lines(indent + 2).replace(/\n$/, "")}"\n`;
+    if (r < 0.65) return `${pad}${key}: '${pick(words)}\n${lines(indent + 2).replace(/\n$/, "")}'\n`;
+    return `${pad}${key}: ${pick([">", ">-", "|", "|-"])}\n${" ".repeat(indent + 2)}${pick(words)}\n${lines(indent + 2)}`;
+  };
+  // comments after the last entry: `yaml` stretches enclosing ranges over them
+  for (const text of ["s0:\n  - id: x\n    a: q\n    # c\n", "s0:\n  - id: x\n    a: |-\n      q\n    # c\n",
+    "s0:\n  - id: x\n    a: \"q\n      r\"\n    # c\n", "s0:\n  - id: x\n    a: >\n      q\n      r\n  # c\n", "a: |-\n  q\n# c\nb: 1\n"]) {
+    agrees(JSON.stringify(text), text);
+  }
+  let read = 0;
+  for (let i = 0; i < 2000; i++) {
+    let text = "";
+    const n = 1 + Math.floor(random() * 3);
+    for (let j = 0; j < n; j++) {
+      if (random() < 0.5) text += `s${j}:\n  - id: x\n${entry(4)}`;
+      else text += `m${j}:\n${entry(2)}`;
+    }
+    if (agrees(`folded ${i}: ${JSON.stringify(text)}`, text, 100)) read++;
+  }
+  assert.ok(read > 400, `only ${read} random documents read fast`);
+});
+
+test("fast YAML reader reads workflows as YAML writers write them (long text folded) and agrees", () => {
+  for (const seed of ["1", "2"]) {
+    const value = JSON.parse(generate(["--steps", "60", "--format", "json", "--seed", seed]));
+    for (const lineWidth of [80, 40, 0]) {
+      const text = stringify(value, { lineWidth });
+      assert.ok(agrees(`seed ${seed} lineWidth ${lineWidth}`, text, 600), `seed ${seed} lineWidth ${lineWidth}: not read fast`);
+    }
+  }
 });
 
 test("parseDocument uses the fast reader for ordinary YAML and the yaml package otherwise", () => {

@@ -1,10 +1,11 @@
-// A fast reader for the plain block-style YAML that LWIR documents are written in, with the same value and
-// the same node ranges as the `yaml` package gives (the composed Document's `range` triples), or nothing:
-// at the first construct it does not handle exactly (anchors, aliases, tags, flow mappings, multi-line
-// plain or quoted scalars, folded or kept block scalars, tabs, CR, document markers, duplicate keys, any
-// syntax error…) it gives up and the caller parses with the `yaml` package. The `yaml` package's parser
-// runs at 2–3 MB/s; this reads the common subset one line at a time at many times that, which is what
-// makes validating a 1,000-step YAML workflow cheaper than parsing it with `yaml` once.
+// A fast reader for the block-style YAML that LWIR documents are written in (by hand or by a YAML writer:
+// long text folded over lines, `>-` blocks), with the same value and the same node ranges as the `yaml`
+// package gives (the composed Document's `range` triples), or nothing: at the first construct it does not
+// handle exactly (anchors, aliases, tags, flow mappings, escaped line breaks, kept (`+`) or indented block
+// scalars, tabs, CR, document markers, duplicate keys, any syntax error…) it gives up and the caller parses
+// with the `yaml` package. The `yaml` package's parser runs at 2–3 MB/s; this reads the common subset one
+// line at a time at many times that, which is what makes validating a 1,000-step YAML workflow cheaper than
+// parsing it with `yaml` once.
 import { Document, isScalar } from "yaml";
 import type { PathSegment } from "../lwir/types";
 import { BaseDocument, type TrailNode } from "./text";
@@ -229,6 +230,17 @@ class Reader {
     return this.nextLine(q);
   }
 
+  /**
+   * A block collection at `indent` ends before `next`: `yaml` stretches its range over the comment lines
+   * after its last entry that are indented at least as far (but not at column 0), a rule not copied here.
+   */
+  private noTrailingComment(next: number, indent: number): void {
+    for (let q = this.after; q < next; q = this.nextLine(q)) {
+      const ind = this.indentAt(q);
+      if (ind > 0 && ind >= indent && this.t.charCodeAt(q + ind) === HASH) bail();
+    }
+  }
+
   /** The whole document: a block map or sequence at indent 0, comments around it. */
   document(): FastYaml {
     const t = this.t;
@@ -320,9 +332,11 @@ class Reader {
       obj[key] = v;
       // the next key, or the end of the map
       const next = this.contentLine(this.after);
-      if (next >= n) break;
-      const ind = this.indentAt(next);
-      if (ind < indent) break;
+      const ind = next < n ? this.indentAt(next) : -1;
+      if (ind < indent) {
+        this.noTrailingComment(next, indent);
+        break;
+      }
       if (ind > indent) bail();
       p = next + ind;
       ks = p;
@@ -362,12 +376,17 @@ class Reader {
         arr.push(this.value(r - 1, indent, members, false));
       }
       const next = this.contentLine(this.after);
-      if (next >= n) break;
-      const ind = this.indentAt(next);
-      if (ind < indent) break;
+      const ind = next < n ? this.indentAt(next) : -1;
+      if (ind < indent) {
+        this.noTrailingComment(next, indent);
+        break;
+      }
       if (ind > indent) bail();
       p = next + ind;
-      if (!(t.charCodeAt(p) === DASH && (t.charCodeAt(p + 1) === SP || t.charCodeAt(p + 1) === LF))) break; // the parent map goes on
+      if (!(t.charCodeAt(p) === DASH && (t.charCodeAt(p + 1) === SP || t.charCodeAt(p + 1) === LF))) {
+        this.noTrailingComment(next, indent);
+        break; // the parent map goes on
+      }
     }
     this.seal(block, members);
     return arr;
@@ -409,6 +428,10 @@ class Reader {
       const next = this.contentLine(this.nextLine(p));
       const ind = next < n ? this.indentAt(next) : -1;
       const startsSeq = ind >= 0 && t.charCodeAt(next + ind) === DASH && (t.charCodeAt(next + ind + 1) === SP || t.charCodeAt(next + ind + 1) === LF);
+      if (ind > indent && !startsSeq && !this.isMapEntry(next + ind)) {
+        // a scalar on the lines below its key, as YAML writers put long text
+        return this.value(next + ind - 1, indent, members, inMap);
+      }
       if (ind > indent || (ind === indent && startsSeq)) {
         const kid = { block: undefined as FastBlock | undefined };
         const v = this.block(next, ind, kid);
@@ -431,43 +454,19 @@ class Reader {
     const s = p;
     let e: number;
     let e2: number;
-    if (c === DQ) {
-      // a double-quoted scalar on one line
-      let q = p + 1;
-      let escaped = false;
-      for (;;) {
-        const k = t.indexOf('"', q);
-        if (k < 0 || k > lineEnd) bail();
-        let b = k - 1;
-        while (t.charCodeAt(b) === 0x5c) b--;
-        if ((k - 1 - b) % 2 === 0) {
-          e = k + 1;
-          break;
-        }
-        escaped = true;
-        q = k + 1;
-      }
-      const raw = t.slice(p + 1, e - 1);
-      if (!escaped && raw.indexOf("\\") < 0) value = raw;
+    if (c === DQ || c === SQ) {
+      // a quoted scalar, on one line or folded over several
+      const close = c === DQ ? this.doubleQuoteEnd(p) : this.singleQuoteEnd(p);
+      e = close + 1;
+      const raw = t.slice(p + 1, close);
+      const folded = raw.indexOf("\n") < 0 ? raw : this.foldQuoted(raw, indent, c === DQ);
+      if (c === SQ) value = folded.indexOf("'") < 0 ? folded : folded.replace(/''/g, "'");
+      else if (folded.indexOf("\\") < 0) value = folded;
       else {
         // only escapes JSON spells the same way as YAML
-        if (/\\[^"\\/bfnrtu]/.test(raw) || /\\u(?![0-9a-fA-F]{4})/.test(raw)) bail();
-        value = JSON.parse(t.slice(p, e));
+        if (/\\[^"\\/bfnrtu]/.test(folded) || /\\u(?![0-9a-fA-F]{4})/.test(folded)) bail();
+        value = JSON.parse(`"${folded}"`);
       }
-      e2 = this.tail(e);
-    } else if (c === SQ) {
-      let q = p + 1;
-      for (;;) {
-        const k = t.indexOf("'", q);
-        if (k < 0 || k > lineEnd) bail();
-        if (t.charCodeAt(k + 1) === SQ) {
-          q = k + 2;
-          continue;
-        }
-        e = k + 1;
-        break;
-      }
-      value = t.slice(p + 1, e - 1).replace(/''/g, "'");
       e2 = this.tail(e);
     } else if (c === 0x5b) {
       // a flow sequence of plain or double-quoted scalars on one line; a collection, so paths go into it
@@ -531,7 +530,14 @@ class Reader {
       const strip = t.charCodeAt(h) === DASH;
       if (strip) h++;
       if (h !== lineEnd) bail();
-      return this.literal(p, lineEnd, indent, strip, members, inMap);
+      return this.blockScalar(p, lineEnd, indent, strip, false, members, inMap);
+    } else if (c === 0x3e) {
+      // a folded block scalar: `>` (clip) or `>-` (strip), as YAML writers emit long text
+      let h = p + 1;
+      const strip = t.charCodeAt(h) === DASH;
+      if (strip) h++;
+      if (h !== lineEnd) bail();
+      return this.blockScalar(p, lineEnd, indent, strip, true, members, inMap);
     } else {
       if (badPlainStart(c) || p >= n || c === LF) {
         // `-x`, `-1`, `:x`, `?x` are plain in YAML 1.2 but not worth the rules here
@@ -545,23 +551,153 @@ class Reader {
       while (t.charCodeAt(end - 1) === SP) end--;
       const raw = t.slice(p, end);
       if (raw.indexOf(": ") >= 0 || raw.charCodeAt(raw.length - 1) === COLON || raw.indexOf("\t") >= 0) bail();
-      e = end;
-      value = plainValue(raw);
+      e = hash >= 0 ? end : this.plainContinued(end, indent);
+      value = plainValue(e === end ? raw : this.foldPlain(p, e));
       e2 = this.tail(e);
-      // a more-indented line after it would continue the scalar (multi-line plain): not handled
+      // a more-indented line left after it (after a comment, say) would be an error
       const next = this.contentLine(e2);
-      if (next < n && this.indentAt(next) > indent) {
-        // a sequence item's own nested lines are fine only for a map entry; here it is a scalar
-        bail();
-      }
+      if (next < n && this.indentAt(next) > indent) bail();
     }
     members.value(s, e, e2, undefined, inMap);
     this.after = e2;
     return value;
   }
 
-  /** A literal block scalar whose header `|`/`|-` is at `p`; content lines are indented more than `indent`. */
-  private literal(p: number, lineEnd: number, indent: number, strip: boolean, members: MemberBuilder, inMap: boolean): string {
+  /** The closing quote of the double-quoted scalar opening at `p` (an unescaped `"`, maybe lines later). */
+  private doubleQuoteEnd(p: number): number {
+    const t = this.t;
+    for (let q = p + 1; ;) {
+      const k = t.indexOf('"', q);
+      if (k < 0) bail();
+      let b = k - 1;
+      while (t.charCodeAt(b) === 0x5c) b--;
+      if ((k - 1 - b) % 2 === 0) return k;
+      q = k + 1;
+    }
+  }
+
+  /** The closing quote of the single-quoted scalar opening at `p` (`''` is a quote inside). */
+  private singleQuoteEnd(p: number): number {
+    const t = this.t;
+    for (let q = p + 1; ;) {
+      const k = t.indexOf("'", q);
+      if (k < 0) bail();
+      if (t.charCodeAt(k + 1) !== SQ) return k;
+      q = k + 2;
+    }
+  }
+
+  /**
+   * A quoted scalar's text between its quotes, spread over lines, folded as YAML folds flow scalars: white
+   * space around each line break goes, a single break becomes a space, n empty lines become n breaks (in a
+   * double-quoted scalar written as the escape `\n`, to be read with the other escapes). Lines after the
+   * first must be indented more than the parent (`indent`).
+   */
+  private foldQuoted(raw: string, indent: number, double: boolean): string {
+    const lines = raw.split("\n");
+    const last = lines.length - 1;
+    let out = "";
+    let empties = 0;
+    let escapedBreak = false;
+    for (let i = 0; i <= last; i++) {
+      let line = lines[i];
+      if (i > 0) {
+        let lead = 0;
+        while (line.charCodeAt(lead) === SP) lead++;
+        if (lead === line.length && i < last) {
+          empties++;
+          continue;
+        }
+        if (lead <= indent) bail(); // not indented enough (or `---`/`...` at column 0)
+        line = line.slice(lead);
+      }
+      if (i < last) {
+        let end = line.length;
+        while (line.charCodeAt(end - 1) === SP) end--;
+        let escaped = false;
+        if (double) {
+          let b = end - 1;
+          while (line.charCodeAt(b) === 0x5c) b--;
+          // `\` at the end escapes the line break (the lines join with nothing between); before spaces it
+          // would escape a space instead: not handled
+          escaped = (end - 1 - b) % 2 === 1;
+          if (escaped && end < line.length) bail();
+        }
+        line = line.slice(0, escaped ? end - 1 : end);
+        if (i > 0) out += this.foldJoin(empties, escapedBreak, double);
+        escapedBreak = escaped;
+      } else if (i > 0) out += this.foldJoin(empties, escapedBreak, double);
+      empties = 0;
+      out += line;
+    }
+    return out;
+  }
+
+  /** What joins two lines of a quoted scalar with `empties` empty lines between them. */
+  private foldJoin(empties: number, escapedBreak: boolean, double: boolean): string {
+    if (escapedBreak) {
+      if (empties > 0) bail(); // empty lines after an escaped break: not handled
+      return "";
+    }
+    return empties === 0 ? " " : (double ? "\\n" : "\n").repeat(empties);
+  }
+
+  /**
+   * Where a plain scalar whose first line ends at `end` ends: it goes on over the following lines that are
+   * indented more than `indent` (blank lines in between), up to a comment line or a line not indented
+   * enough. Lines that could be read otherwise (`key: `, `- x`, a comment at the end) are not handled.
+   */
+  private plainContinued(end: number, indent: number): number {
+    const t = this.t;
+    const n = t.length;
+    let last = end;
+    let q = this.nextLine(end);
+    while (q < n) {
+      const ind = this.indentAt(q);
+      const lineEnd = this.eol(q);
+      if (q + ind >= lineEnd) {
+        q = lineEnd + 1;
+        continue;
+      }
+      const c = t.charCodeAt(q + ind);
+      if (ind <= indent || c === HASH) break;
+      // a continuation line may start with any indicator but these (`- x`, `? x`, `: x` would be read apart)
+      const d = t.charCodeAt(q + ind + 1);
+      if ((c === DASH || c === 0x3f || c === COLON) && (d === SP || q + ind + 1 >= lineEnd)) bail();
+      let k = lineEnd;
+      while (t.charCodeAt(k - 1) === SP) k--;
+      const line = t.slice(q + ind, k);
+      if (line.indexOf(": ") >= 0 || line.indexOf(" #") >= 0 || line.charCodeAt(line.length - 1) === COLON) bail();
+      last = k;
+      q = lineEnd + 1;
+    }
+    return last;
+  }
+
+  /** The value of a multi-line plain scalar from `p` to `e`: lines trimmed, folded as in `foldQuoted`. */
+  private foldPlain(p: number, e: number): string {
+    const lines = this.t.slice(p, e).split("\n");
+    let out = lines[0].replace(/ +$/, "");
+    let empties = 0;
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i].trim();
+      if (line === "") {
+        empties++;
+        continue;
+      }
+      out += empties === 0 ? " " : "\n".repeat(empties);
+      empties = 0;
+      out += line;
+    }
+    return out;
+  }
+
+  /**
+   * A literal (`|`, `|-`) or folded (`>`, `>-`) block scalar whose header is at `p`; content lines are
+   * indented more than `indent`. Folding joins two adjacent lines with a space, keeps n breaks for n empty
+   * lines between, and keeps every break next to a more-indented line.
+   */
+  private blockScalar(p: number, lineEnd: number, indent: number, strip: boolean, folded: boolean, members: MemberBuilder, inMap: boolean): string {
     const t = this.t;
     const n = t.length;
     let line = lineEnd + 1;
@@ -591,12 +727,32 @@ class Reader {
     }
     parts.length = lastKept;
     const hasBreak = lastContentEnd < n;
-    const value = parts.join("\n") + (!strip && hasBreak ? "\n" : "");
+    const value = (folded ? foldBlock(parts) : parts.join("\n")) + (!strip && hasBreak ? "\n" : "");
     const e = hasBreak ? lastContentEnd + 1 : n;
     members.value(p, e, e, undefined, inMap);
     this.after = e;
     return value;
   }
+}
+
+/** A folded block scalar's lines (content indent removed, "" for empty lines) joined as YAML folds them. */
+function foldBlock(parts: readonly string[]): string {
+  let out = parts[0];
+  let moreIndented = parts[0].charCodeAt(0) === SP;
+  let empties = 0;
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i];
+    if (part === "") {
+      empties++;
+      continue;
+    }
+    const more = part.charCodeAt(0) === SP;
+    out += !moreIndented && !more ? (empties === 0 ? " " : "\n".repeat(empties)) : "\n".repeat(empties + 1);
+    out += part;
+    moreIndented = more;
+    empties = 0;
+  }
+  return out;
 }
 
 /** The value and ranges of `text`, or undefined when it is outside the subset this reader handles exactly. */
