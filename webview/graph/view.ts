@@ -276,7 +276,7 @@ export function containerBox(node: GraphNode, box: LayoutNode, graph: WorkflowGr
     if (b) top = Math.min(top, b.y);
   }
   if (top === Infinity) return box;
-  const header = 2 * LINE_HEIGHT + 8;
+  const header = 3 * LINE_HEIGHT + 8;
   const grow = Math.max(0, header - (top - box.y));
   return grow === 0 ? box : { ...box, y: box.y - grow, height: box.height + grow };
 }
@@ -303,7 +303,7 @@ function drawContainer(node: GraphNode, box: LayoutNode): VNode[] {
   const fit = Math.max(8, Math.floor((width - 20) / 7.2));
   const { title, fanOut, fanIn } = containerLines(node);
   out.push(el("text", { x: x + 8, y: y + 4 + LINE_HEIGHT / 2, class: "id" }, undefined, clip(title, fit)));
-  out.push(el("g", { class: "fan fan-out" }, [el("text", { x: x + 8, y: y + 4 + LINE_HEIGHT * 1.5, class: "sub" }, undefined, clip(fanOut, fit))]));
+  out.push(el("g", { class: "fan fan-out" }, fanOut.map((line, i) => el("text", { x: x + 8, y: y + 4 + LINE_HEIGHT * (1.5 + i), class: "sub" }, undefined, clip(line, fit)))));
   // the fan-in on a line of its own inside the box, above its bottom border
   const footer = y + height - LINE_HEIGHT - 8;
   out.push(el("line", { class: "divider", x1: x + 8, y1: footer, x2: x + width - 8, y2: footer }));

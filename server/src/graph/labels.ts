@@ -4,7 +4,7 @@
 import type { GraphNode } from "./model";
 
 /** Longest container line shown whole; longer ones are cut with "…" (the hover has them in full). */
-export const CONTAINER_MAX_CHARS = 60;
+export const CONTAINER_MAX_CHARS = 64;
 
 /** Cut at `max` code points with "…" (a surrogate pair is never split). */
 export function clipText(text: string, max: number): string {
@@ -26,11 +26,13 @@ export function fanInText(node: GraphNode): string {
   return `fan-in${fanIn?.order ? `: ${fanIn.order}` : ""}${fanIn?.output ? ` · ${fanIn.output}` : ""}${fanIn?.outputStep ? ` ← ${fanIn.outputStep}` : ""}`;
 }
 
-/** The container's lines as drawn: title, fan-out (header), fan-in (footer). */
-export function containerLines(node: GraphNode): { title: string; fanOut: string; fanIn: string } {
+/** The container's lines as drawn: title and fan-out (the header: the items, then the item key), fan-in (the footer). */
+export function containerLines(node: GraphNode): { title: string; fanOut: string[]; fanIn: string } {
+  const item = node.item;
+  const fanOut = item?.items !== undefined ? [`fan-out: each ${item.items}`, ...(item.itemKey ? [`by ${item.itemKey}`] : [])] : ["fan-out: each branch"];
   return {
     title: clipText(containerTitle(node), CONTAINER_MAX_CHARS),
-    fanOut: clipText(fanOutText(node), CONTAINER_MAX_CHARS),
+    fanOut: fanOut.map((l) => clipText(l, CONTAINER_MAX_CHARS)),
     fanIn: clipText(fanInText(node), CONTAINER_MAX_CHARS),
   };
 }

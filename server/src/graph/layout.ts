@@ -66,8 +66,8 @@ const PADDING_X = 12;
 const NODE_MIN_WIDTH = 64;
 const NODE_MAX_CHARS = 40;
 const CONTAINER_PAD = 16;
-/** Room for a container's title lines above its body. */
-export const CONTAINER_HEADER = 3 * LINE_HEIGHT + 8;
+/** Room for a container's three title lines (labels.ts containerLines) above its body. */
+export const CONTAINER_HEADER = 3 * LINE_HEIGHT + 12;
 /** Room for a container's fan-in line below its body, inside its border (clear of the error badge). */
 export const CONTAINER_FOOTER = LINE_HEIGHT + 16;
 /** Room the view adds before a step's id for its type glyph ("✦ "), plus slack for a glyph drawn wide. */
@@ -105,7 +105,7 @@ export function nodeSize(node: GraphNode): { width: number; height: number } {
 /** The narrowest box that holds a container's header and footer lines whole (its body may widen it). */
 export function containerTitleWidth(node: GraphNode): number {
   const { title, fanOut, fanIn } = containerLines(node);
-  const chars = Math.max(Array.from(title).length + 1, Array.from(fanOut).length, Array.from(fanIn).length);
+  const chars = Math.max(Array.from(title).length + 1, ...fanOut.map((l) => Array.from(l).length), Array.from(fanIn).length);
   return Math.ceil(chars * CHAR_WIDTH + 2 * PADDING_X);
 }
 
