@@ -221,7 +221,7 @@ export function markers(prefix = ""): VNode[] {
 
 /** A legend entry's sample: a short edge of that look, as the drawing draws it. */
 export function legendSample(look: EdgeLook): VNode {
-  const path = look === "loop" ? "M2,10 C14,2 26,2 36,8" : "M2,7 L36,7";
+  const path = "M2,7 L34,7";
   return el("svg", { class: "lwir-graph sample", width: 44, height: 14, viewBox: "0 0 44 14", "aria-hidden": "true" }, [
     el("defs", {}, markers(`legend-${look}-`).filter((m) => m.attrs.id === `legend-${look}-arrow-${look}`)),
     el("g", { class: `edge look-${look}` }, [el("path", { d: path, "marker-end": `url(#legend-${look}-arrow-${look})` })]),

@@ -275,7 +275,27 @@ function searchState() {
 
 // ---- the checks ----------------------------------------------------------------------------------------
 
-export async function readableChecks({ page, wb, run, view, body, waitForAttr, setTheme, closeAll, screenshots, codeServerOnly }) {
+/**
+ * "Preferences: Color Theme" → `label`. The picker's list is virtual (only the rows in view exist): wait
+ * for it to show, then type the name (text typed before it shows is lost) until the first row is it.
+ */
+async function pickTheme(page, wb, label) {
+  await wb.quickInput("F1", "Preferences: Color Theme");
+  const rows = page.locator(".quick-input-widget .monaco-list-row");
+  await rows.filter({ has: page.locator(".label-name", { hasText: /^Preferences: Color Theme$/ }) }).first().click();
+  await rows.filter({ has: page.locator(".label-name", { hasText: /Modern|High Contrast|Default/ }) }).first().waitFor();
+  await page.locator(".quick-input-widget .quick-input-box input").focus();
+  await page.keyboard.type(label);
+  await page.waitForFunction((name) => {
+    const first = [...document.querySelectorAll(".quick-input-widget .monaco-list-row")].sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index))[0];
+    return (first?.querySelector(".label-name")?.textContent ?? "").trim() === name;
+  }, label);
+  await page.keyboard.press("Enter");
+  await wb.quickInputClosed();
+}
+
+export async function readableChecks({ page, wb, run, view, body, waitForAttr, closeAll, screenshots, codeServerOnly }) {
+  const setTheme = (label) => pickTheme(page, wb, label);
   const evaluate = (fn) => body().evaluate(fn);
   const shot = async (name) => { if (screenshots) await page.screenshot({ path: join(screenshots, name) }).catch(() => {}); };
   const expected = parseYaml(kindsFixture());
@@ -376,6 +396,7 @@ export async function readableChecks({ page, wb, run, view, body, waitForAttr, s
         if (texts.length < 10 || marks.length < 10) throw new Error(`${theme}: measured only ${texts.length} texts and ${marks.length} marks`);
         for (const i of items) if (i.ratio < i.need) failures.push(`${theme}: ${i.what}: ${i.fg} on ${i.bg} is ${i.ratio}:1 (needs ${i.need}:1)`);
         const min = (list) => list.reduce((m, i) => (i.ratio < m.ratio ? i : m), list[0]);
+        log("code-server", `graph contrast, ${theme} (background ${bg}): ${texts.length} texts, lowest ${min(texts).ratio}:1 (${min(texts).what}); ${marks.length} marks, lowest ${min(marks).ratio}:1 (${min(marks).what})`);
         summary.push(`${theme} (background ${bg}): ${texts.length} texts, lowest ${min(texts).ratio}:1 (${min(texts).what}); ${marks.length} marks, lowest ${min(marks).ratio}:1 (${min(marks).what})`);
       }
     } finally {

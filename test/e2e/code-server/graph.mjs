@@ -106,7 +106,8 @@ export async function graphChecks({ page, wb, workspace, run, screenshots, codeS
     if (groups < 2) throw new Error(`${groups} editor group(s): the graph should open beside the editor`);
     opened = true;
   });
-  if (!opened) return;
+  // (with LWIR_E2E_GREP the open check may have been left out: the checks picked open what they need)
+  if (!opened && !process.env.LWIR_E2E_GREP) return;
 
   if (codeServerOnly) await run("graph: screenshot for the README", async () => {
     await wb.hidePanel();
@@ -211,7 +212,7 @@ export async function graphChecks({ page, wb, workspace, run, screenshots, codeS
   });
 
   // issue #22: the graph, readable (labels, edge looks and legend, toolbar, search, contrast, recovery)
-  await readableChecks({ page, wb, run, view, body, waitForAttr, setTheme, closeAll, screenshots, codeServerOnly });
+  await readableChecks({ page, wb, run, view, body, waitForAttr, closeAll, screenshots, codeServerOnly });
 
   if (codeServerOnly) await run("graph: a 1,000-step workflow opens and redraws after edits; a renamed needs entry is drawn at once, then laid out (times logged); search goes to a step at a size that reads", async () => {
     execFileSync(process.execPath, [join(ROOT, "bench", "generate.mjs"), "--steps", "1000", "--seed", "15", "--format", "json", "--out", file(BIG)], { stdio: "pipe" });
