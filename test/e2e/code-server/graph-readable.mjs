@@ -276,10 +276,11 @@ function searchState() {
 // ---- the checks ----------------------------------------------------------------------------------------
 
 /**
- * "Preferences: Color Theme" → `label`. The picker's list is virtual (only the rows in view exist): wait
+ * "Preferences: Color Theme" → `label` (not wb.command: it waits for the quick input to close, and this
+ * command opens another one in it). The picker's list is virtual (only the rows in view exist): wait
  * for it to show, then type the name (text typed before it shows is lost) until the first row is it.
  */
-async function pickTheme(page, wb, label) {
+export async function pickTheme(page, wb, label) {
   await wb.quickInput("F1", "Preferences: Color Theme");
   const rows = page.locator(".quick-input-widget .monaco-list-row");
   await rows.filter({ has: page.locator(".label-name", { hasText: /^Preferences: Color Theme$/ }) }).first().click();

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { ROOT, log } from "../lib.mjs";
 import { LWIR_STATUS } from "./workbench.mjs";
-import { placeReadableFiles, readableChecks } from "./graph-readable.mjs";
+import { pickTheme, placeReadableFiles, readableChecks } from "./graph-readable.mjs";
 
 export const GRAPH_SCREENSHOT = "graph.png";
 /** Copied from the corpus into the workspace: 5 steps, a parallel body with a review → route → worker loop. */
@@ -63,23 +63,7 @@ export async function graphChecks({ page, wb, workspace, run, screenshots, codeS
       await page.waitForTimeout(100);
     }
   };
-  // "Preferences: Color Theme": once the picker lists the theme (text typed before that was lost), type
-  // its name, wait until it is the first row, and accept it.
-  // (Not wb.command: it waits for the quick input to close, and this command opens another one in it.)
-  const setTheme = async (label) => {
-    await wb.quickInput("F1", "Preferences: Color Theme");
-    const rows = page.locator(".quick-input-widget .monaco-list-row");
-    await rows.filter({ has: page.locator(".label-name", { hasText: /^Preferences: Color Theme$/ }) }).first().click();
-    await rows.filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${label}$`) }) }).first().waitFor();
-    await page.locator(".quick-input-widget .quick-input-box input").focus();
-    await page.keyboard.type(label);
-    await page.waitForFunction((name) => {
-      const first = [...document.querySelectorAll(".quick-input-widget .monaco-list-row")].sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index))[0];
-      return (first?.querySelector(".label-name")?.textContent ?? "").trim() === name;
-    }, label);
-    await page.keyboard.press("Enter");
-    await wb.quickInputClosed();
-  };
+  const setTheme = (label) => pickTheme(page, wb, label);
   const closeAll = async () => {
     await wb.escape();
     await wb.command("View: Close All Editors");
