@@ -218,36 +218,48 @@ class GraphView implements vscode.Disposable {
   html, body { height: 100%; margin: 0; padding: 0; overflow: hidden; }
   body { display: flex; flex-direction: column; background: var(--vscode-editor-background); color: var(--vscode-foreground);
     font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
-  .toolbar { display: flex; gap: 4px; align-items: center; padding: 4px 6px; border-bottom: 1px solid var(--vscode-panel-border, transparent); flex-wrap: wrap; }
-  .toolbar button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: 1px solid var(--vscode-button-border, transparent);
-    padding: 2px 8px; cursor: pointer; font: inherit; border-radius: 2px; }
+  /* one row at any width the view is given: the search box and the status give way, the buttons do not */
+  .toolbar { display: flex; gap: 4px; align-items: center; padding: 4px 6px; border-bottom: 1px solid var(--vscode-panel-border, transparent); flex-wrap: nowrap; overflow: hidden; }
+  .toolbar button { flex: none; background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: 1px solid var(--vscode-button-border, transparent);
+    padding: 2px 8px; cursor: pointer; font: inherit; border-radius: 2px; white-space: nowrap; }
   .toolbar button:hover { background: var(--vscode-button-secondaryHoverBackground); }
   .toolbar button:focus-visible, .toolbar input:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: 0; }
-  .toolbar input { background: var(--vscode-input-background); color: var(--vscode-input-foreground); border: 1px solid var(--vscode-input-border, transparent);
-    padding: 2px 4px; font: inherit; width: 12em; }
-  .toolbar .status { color: var(--vscode-descriptionForeground); margin-left: 6px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .toolbar input { flex: 0 1 16ch; min-width: 12ch; box-sizing: border-box; background: var(--vscode-input-background); color: var(--vscode-input-foreground);
+    border: 1px solid var(--vscode-input-border, transparent); padding: 2px 4px; font: inherit; }
+  .toolbar input::placeholder { color: var(--vscode-input-placeholderForeground); opacity: 1; }
+  .toolbar .status { flex: 1 1 0; min-width: 0; color: var(--vscode-foreground); margin-left: 4px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .banner { padding: 4px 8px; background: var(--vscode-inputValidation-warningBackground); color: var(--vscode-foreground);
     border-bottom: 1px solid var(--vscode-inputValidation-warningBorder); }
-  .banner[hidden] { display: none; }
-  svg#canvas { flex: 1; width: 100%; min-height: 0; cursor: grab; background: var(--vscode-editor-background); }
+  .banner[hidden], .empty[hidden] { display: none; }
+  .stage { position: relative; flex: 1; min-height: 0; display: flex; }
+  .empty { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; padding: 16px; text-align: center; color: var(--vscode-foreground); pointer-events: none; }
+  svg#canvas { flex: 1; width: 100%; height: 100%; min-height: 0; cursor: grab; background: var(--vscode-editor-background); }
   svg#canvas:focus { outline: 1px solid var(--vscode-focusBorder); outline-offset: -1px; }
   svg#canvas.panning { cursor: grabbing; }
   svg#canvas [data-id] { cursor: pointer; }
+  .legend { display: flex; flex-wrap: wrap; gap: 2px 14px; align-items: center; padding: 3px 8px; border-top: 1px solid var(--vscode-panel-border, transparent);
+    color: var(--vscode-foreground); background: var(--vscode-editor-background); font-size: 11px; }
+  .legend .item { display: inline-flex; align-items: center; gap: 4px; white-space: nowrap; }
+  .legend svg.sample { overflow: visible; }
 ${GRAPH_STYLE}
 </style>
 </head>
 <body>
 <div class="toolbar" role="toolbar" aria-label="Graph">
-  <input id="search" type="search" placeholder="Find step (Enter: next)" aria-label="Find a step by id">
+  <input id="search" type="search" placeholder="Find step" title="Find a step by its id: Enter goes to the next match, Shift+Enter to the previous one" aria-label="Find step (Enter: next match)">
+  <span id="status" class="status" aria-live="polite"></span>
   <button id="zoomOut" title="Zoom out" aria-label="Zoom out">−</button>
   <button id="zoomIn" title="Zoom in" aria-label="Zoom in">+</button>
   <button id="fit" title="Fit the graph in the view">Fit</button>
-  <button id="mermaid" title="Copy the graph as a Mermaid flowchart">Copy as Mermaid</button>
-  <button id="saveSvg" title="Save the drawing as an SVG file">Save as SVG</button>
-  <span id="status" class="status" aria-live="polite"></span>
+  <button id="mermaid" title="Copy the graph as a Mermaid flowchart" aria-label="Copy as Mermaid">Mermaid</button>
+  <button id="saveSvg" title="Save the drawing as an SVG file" aria-label="Save as SVG">SVG</button>
 </div>
 <div id="banner" class="banner" role="status" hidden></div>
+<div class="stage">
 <svg id="canvas" tabindex="0" role="application" aria-label="Workflow graph: Tab or arrow keys move between steps, Enter shows the step in the editor" xmlns="http://www.w3.org/2000/svg"><g id="viewport"></g></svg>
+<div id="empty" class="empty" role="status" hidden></div>
+</div>
+<div id="legend" class="legend" role="note" aria-label="Legend"></div>
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;

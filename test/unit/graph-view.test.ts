@@ -12,7 +12,8 @@ import { toMermaid } from "../../server/src/graph/render";
 import { layoutGraph, nodeLines } from "../../server/src/graph/layout";
 import type { WorkflowGraph } from "../../server/src/graph/model";
 import type { GraphResult } from "../../server/src/protocol";
-import { drawGraph, edgePath, escapeXml, navigate, searchNodes, serialize, standaloneSvg, stepAt, nodeText, type GraphData, type VNode } from "../../webview/graph/view";
+import { EDGE_LOOKS, GRAPH_STYLE, drawGraph, edgePath, escapeXml, navigate, searchNodes, serialize, standaloneSvg, stepAt, nodeText, type GraphData, type VNode } from "../../webview/graph/view";
+import { CHAR_WIDTH, LINE_HEIGHT } from "../../server/src/graph/layout";
 import { REALWORLD, corpusCases } from "../corpus";
 
 const URI = "file:///w/flow.lwir.json";
@@ -195,13 +196,17 @@ describe("the webview's drawing (webview/graph/view.ts)", () => {
     assert.equal(edges.length, result.graph.edges.length);
     const fan = nodes.find((n) => n.attrs["data-id"] === "fan")!;
     assert.ok(hasClass(fan, "container"), "a parallel step is a group box");
-    assert.ok(textsOf(fan).some((t) => t?.startsWith("fan-out: each {{")), textsOf(fan).join("|"));
+    assert.ok(textsOf(fan).some((t) => t === "fan-out: each {{ input.items }}"), textsOf(fan).join("|"));
+    assert.ok(textsOf(fan).some((t) => t === "by {{ item.id }}"), textsOf(fan).join("|"));
     assert.match(find(fan, (n) => n.tag === "title")[0].text!, /fan-out: each \{\{ input\.items \}\} by \{\{ item\.id \}\}\nfan-in: input · array/);
     assert.ok(textsOf(fan).some((t) => t === "fan-in: input · array"), textsOf(fan).join("|"));
     const back = edges.filter((e) => hasClass(e, "back"));
     assert.deepEqual(back.map((e) => [e.attrs["data-from"], e.attrs["data-to"]]), [["decide", "review"]]);
     assert.ok(hasClass(back[0], "default"), "the loop is the decision's default");
-    assert.equal(find(back[0], (n) => n.tag === "path")[0].attrs["marker-end"], "url(#arrow-back)");
+    assert.equal(find(back[0], (n) => n.tag === "path")[0].attrs["marker-end"], "url(#arrow-loop)");
+    // one look per kind of edge
+    const look = (e: VNode) => `${e.attrs["data-from"]}->${e.attrs["data-to"]}:${e.attrs["data-look"]}`;
+    assert.deepEqual(edges.map(look).sort(), ["[missing]ghost->review:dangling", "decide->[end]:case", "decide->review:loop", "fan->review:needs", "fetch->fan:needs", "review->decide:needs"]);
     const toEnd = edges.find((e) => hasClass(e, "end"))!;
     assert.deepEqual(textsOf(toEnd), ["review.lastOutput.ok"], "a case edge is labelled with its shortened when");
     const dangling = edges.filter((e) => hasClass(e, "dangling"));
@@ -296,6 +301,65 @@ describe("the webview's drawing (webview/graph/view.ts)", () => {
     assert.deepEqual(searchNodes(graph, "  "), []);
     assert.deepEqual(searchNodes(graph, "zzz"), []);
     assert.deepEqual(searchNodes(data.graph, "one"), ["fan.one"]);
+    // what is drawn on a node, not its parallel step's prefix: "fan" is not found in "fan.one" (drawn "one")
+    assert.deepEqual(searchNodes(data.graph, "fan"), ["fan"]);
+  });
+
+  test("each edge look differs from the others in its dash pattern or arrowhead, not only in colour; the legend lists them all", () => {
+    const rule = (selector: string) => GRAPH_STYLE.split("\n").filter((l) => l.split("{")[0].split(",").some((s) => s.trim() === selector)).join(" ");
+    const dash = (look: string) => /stroke-dasharray:\s*([^;]+);/.exec(rule(`.lwir-graph .look-${look} path`))?.[1].trim() ?? "none";
+    const width = (look: string) => /stroke-width:\s*([^;]+);/.exec(rule(`.lwir-graph .look-${look} path`))?.[1].trim() ?? "1.5";
+    const tree = drawGraph(data);
+    const head = (look: string) => {
+      const marker = find(tree, (n) => n.tag === "marker" && n.attrs.id === `arrow-${look}`)[0];
+      const filled = !/fill:\s*none/.test(rule(`.lwir-graph marker.look-${look} path`));
+      return `${find(marker, (n) => n.tag === "path")[0].attrs.d}|${filled}`;
+    };
+    const looks = EDGE_LOOKS.map((l) => l.look);
+    assert.deepEqual(looks, ["needs", "case", "default", "loop", "dangling"]);
+    const shapes = looks.map((l) => `${dash(l)}|${width(l)}|${head(l)}`);
+    assert.equal(new Set(shapes).size, looks.length, shapes.join("\n"));
+    // needs and a decision case differ in their arrowhead and width, not only in colour
+    assert.notEqual(head("needs"), head("case"));
+  });
+
+  test("a parallel step's lines are drawn whole inside its box; the fan-in sits inside, clear of the border and the error badge", () => {
+    const long = JSON.parse(workflow()) as { steps: Array<Record<string, unknown>> };
+    const fan = long.steps[1] as { with: Record<string, unknown>; steps: Array<Record<string, unknown>> };
+    fan.with.items = "{{ steps.fetch.output.companies_of_the_index }}";
+    fan.with.fanIn = { order: "completion", output: "array", outputStep: "write-company-report" };
+    fan.with.maxConcurrency = 0; // a finding on the parallel step itself: its error badge
+    fan.steps = [{ id: "write-company-report", uses: "ai.generate", output: { mode: "text" }, with: { model: "gpt", prompt: "{{ nope }}" } }];
+    const result = drawn(JSON.stringify(long, null, 2));
+    const tree = drawGraph({ graph: result.graph, layout: result.layout });
+    const g = find(tree, (n) => n.attrs["data-id"] === "fan")[0];
+    const box = find(g, (n) => n.tag === "rect" && hasClass(n, "group"))[0].attrs;
+    const [bx, by, bw, bh] = [box.x, box.y, box.width, box.height].map(Number);
+    const texts = find(g, (n) => n.tag === "text" && !find(g, (b) => hasClass(b, "badge")).some((b) => find(b, (t) => t === n).length > 0));
+    assert.deepEqual(texts.map((t) => t.text), [
+      "∥ fan · parallel · array",
+      "fan-out: each {{ steps.fetch.output.companies_of_the_index }}",
+      "by {{ item.id }}",
+      "fan-in: completion · array ← write-company-report",
+    ]);
+    for (const t of texts) {
+      const right = Number(t.attrs.x) + Array.from(t.text!).length * CHAR_WIDTH;
+      assert.ok(right <= bx + bw, `"${t.text}" ends at ${right}, the box at ${bx + bw}`);
+      assert.ok(Number(t.attrs.y) - LINE_HEIGHT / 2 >= by && Number(t.attrs.y) + LINE_HEIGHT / 2 <= by + bh - 4, `"${t.text}" at y ${t.attrs.y} is inside ${by}..${by + bh}, off the bottom border`);
+    }
+    const fanIn = texts[3];
+    const badge = find(find(g, (n) => hasClass(n, "badge"))[0] ?? { tag: "none", attrs: {} }, (n) => n.tag === "circle")[0];
+    assert.ok(badge, "the parallel step has an error badge");
+    const fanInTop = Number(fanIn.attrs.y) - LINE_HEIGHT / 2;
+    assert.ok(Number(badge.attrs.cy) + Number(badge.attrs.r) < fanInTop, `the error badge (${JSON.stringify(badge.attrs)}) is clear of the fan-in at ${fanInTop}`);
+    // the fan-in is below the body
+    for (const n of result.layout.nodes.filter((n) => n.id.startsWith("fan."))) assert.ok(Number(fanIn.attrs.y) - LINE_HEIGHT / 2 >= n.y + n.height, `the fan-in overlaps ${n.id}`);
+    // a body step's glyph and id fit its box
+    const body = find(tree, (n) => n.attrs["data-id"] === "fan.write-company-report")[0];
+    const bodyBox = result.layout.nodes.find((n) => n.id === "fan.write-company-report")!;
+    const idText = textsOf(body)[0]!;
+    assert.equal(idText, "✦ write-company-report");
+    assert.ok(10 + (Array.from(idText).length + 1) * CHAR_WIDTH <= bodyBox.width, `"${idText}" is wider than its box (${bodyBox.width})`);
   });
 
   test("keyboard: Tab in document order (wrapping), arrows along edges and along the row", () => {

@@ -2,7 +2,7 @@
 // zoom, fit, search, keyboard navigation and the export buttons. No parsing or layout happens here.
 // Bundled by scripts/build.mjs into dist/webview/graph.js (an IIFE) and loaded under a CSP with a nonce;
 // the page and its stylesheet (view.ts's GRAPH_STYLE among it) come from client/src/graphPanel.ts.
-import { drawGraph, fitTransform, navigate, searchNodes, standaloneSvg, type GraphData, type NavigationKey, type VNode } from "./view";
+import { EDGE_LOOKS, drawGraph, fitTransform, legendSample, navigate, searchNodes, standaloneSvg, type GraphData, type NavigationKey, type VNode } from "./view";
 import type { FromWebview, GraphViewState, ToWebview } from "./messages";
 
 declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void; getState(): GraphViewState | undefined; setState(state: GraphViewState): void };
@@ -26,6 +26,30 @@ const viewport = document.getElementById("viewport") as unknown as SVGGElement;
 const banner = $("banner");
 const status = $("status");
 const search = $<HTMLInputElement>("search");
+const empty = $("empty");
+const legend = $("legend");
+
+// The legend: a sample of each edge look, drawn with the drawing's own classes (so its own colours).
+for (const { look, label, title } of EDGE_LOOKS) {
+  const item = document.createElement("span");
+  item.className = "item";
+  item.title = title;
+  item.dataset.look = look;
+  item.appendChild(build(legendSample(look)));
+  item.appendChild(document.createTextNode(label));
+  legend.appendChild(item);
+}
+{
+  const item = document.createElement("span");
+  item.className = "item";
+  item.title = "a parallel step: its body runs once per item (fan-out, at the top); the results are gathered below it (fan-in)";
+  item.dataset.look = "parallel";
+  item.appendChild(build({ tag: "svg", attrs: { class: "lwir-graph sample", width: 20, height: 14, viewBox: "0 0 20 14", "aria-hidden": "true" }, children: [
+    { tag: "g", attrs: { class: "container" }, children: [{ tag: "rect", attrs: { class: "group", x: 1, y: 1, width: 18, height: 12, rx: 3 } }] },
+  ] }));
+  item.appendChild(document.createTextNode("parallel"));
+  legend.appendChild(item);
+}
 
 function build(node: VNode): SVGElement {
   const e = document.createElementNS(SVG_NS, node.tag);
@@ -45,8 +69,15 @@ function redraw(): void {
   const tree = drawGraph(data, { selected, matches: new Set(matches) });
   viewport.replaceChildren(build(tree));
   if (focused) nodeElement(focused)?.classList.add("focused");
+  // the matches are what is highlighted (a node the layout has no box for is not drawn, so not found)
+  const drawn = new Set(Array.from(viewport.querySelectorAll<SVGGElement>(".match[data-id]"), (e) => e.dataset.id));
+  matches = matches.filter((id) => drawn.has(id));
   document.body.dataset.nodes = String(data.graph.nodes.filter((n) => n.kind === "step").length);
   document.body.dataset.edges = String(data.graph.edges.length);
+}
+
+function showMatches(): void {
+  status.textContent = search.value.trim() === "" ? "" : matches.length === 0 ? "No step found" : `${matches.length} match${matches.length === 1 ? "" : "es"}`;
 }
 
 function nodeElement(id: string): SVGGElement | undefined {
@@ -58,7 +89,9 @@ function fit(): void {
   if (!data) return;
   const r = svg.getBoundingClientRect();
   transform = fitTransform(data.layout, r.width, r.height);
-  hasPosition = true;
+  // fitting nothing (a document that never parsed) is no position to keep: the first graph drawn
+  // after it is fitted in turn, not left where an empty drawing was centred
+  hasPosition = data.graph.nodes.length > 0;
   applyTransform();
 }
 
@@ -116,13 +149,19 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
     if (message.selected !== undefined) selected = message.selected;
     if (search.value.trim() !== "") matches = searchNodes(data.graph, search.value);
     redraw();
+    if (search.value.trim() !== "") showMatches();
     if (message.fit || !hasPosition) fit();
     else applyTransform();
+    const shown = result.graph.nodes.length > 0;
     banner.hidden = result.parseOk;
     if (!result.parseOk) {
-      const where = result.error ? ` (line ${result.error.range.start.line + 1})` : "";
-      banner.textContent = `The document does not parse: showing the last good graph. ${result.error?.message ?? ""}${where}`;
+      const where = result.error ? `line ${result.error.range.start.line + 1}: ` : "";
+      const what = `The document does not parse (${where}${result.error?.message ?? "a syntax error"}).`;
+      // say that an older graph is shown only when there is one to show
+      banner.textContent = shown ? `${what} The graph is the last version that parsed.` : what;
     }
+    empty.hidden = shown;
+    empty.textContent = shown ? "" : result.parseOk ? "No steps to draw yet: add a step under steps." : "No graph yet: it is drawn as soon as the document parses.";
     document.body.dataset.version = String(result.version);
     document.body.dataset.parseOk = String(result.parseOk);
     // an edit's edges drawn on the last layout, its own layout to follow (GraphResult.provisional)
@@ -193,7 +232,7 @@ search.addEventListener("input", () => {
   matches = data ? searchNodes(data.graph, search.value) : [];
   matchIndex = -1;
   redraw();
-  status.textContent = search.value.trim() === "" ? "" : `${matches.length} match${matches.length === 1 ? "" : "es"}`;
+  showMatches();
 });
 search.addEventListener("keydown", (e) => {
   if (e.key !== "Enter" || matches.length === 0) return;

@@ -4,6 +4,7 @@
 // (cursor → step) shares them with the webview.
 import type { GraphEdge, GraphNode, WorkflowGraph } from "../../server/src/graph/model";
 import type { GraphLayout, LayoutNode, Point } from "../../server/src/graph/layout";
+import { containerLines, fanInText, fanOutText } from "../../server/src/graph/labels";
 
 export interface VNode {
   tag: string;
@@ -18,49 +19,86 @@ export interface GraphData {
   layout: GraphLayout;
 }
 
-/** The CSS of a drawing: VS Code's theme variables, with fallbacks so a saved SVG has colours of its own. */
+/**
+ * The CSS of a drawing: colours derived from VS Code's theme variables (fallbacks so a saved SVG has
+ * colours of its own). Every colour that marks something is mixed towards the editor's foreground, so it
+ * keeps its contrast with the background in light, dark and high-contrast themes alike (WCAG AA: text
+ * 4.5:1, lines and marks 3:1; the code-server e2e test measures it). Each edge kind has its own stroke,
+ * dash pattern and arrowhead, not only its own colour (edgeLook; the legend shows them).
+ */
 // (An array of one-line strings, so the minified bundle stays a few long lines.)
 export const GRAPH_STYLE = [
+  ".lwir-graph { --lwir-fg: var(--vscode-editor-foreground, var(--vscode-foreground, #1f1f1f)); --lwir-bg: var(--vscode-editor-background, #ffffff);" +
+    " --lwir-box: var(--vscode-editorWidget-background, #f3f3f3); --lwir-sub: color-mix(in srgb, var(--lwir-fg) 82%, var(--lwir-box));" +
+    " --lwir-muted: color-mix(in srgb, var(--lwir-fg) 75%, var(--lwir-bg)); --lwir-route: color-mix(in srgb, var(--vscode-textLink-foreground, #005fb8) 80%, var(--lwir-fg));" +
+    " --lwir-loop: color-mix(in srgb, var(--vscode-charts-orange, #d18616) 65%, var(--lwir-fg)); --lwir-error: color-mix(in srgb, var(--vscode-errorForeground, #e51400) 70%, var(--lwir-fg));" +
+    " --lwir-parallel: color-mix(in srgb, var(--vscode-charts-purple, #a04fc8) 70%, var(--lwir-fg)); --lwir-focus: color-mix(in srgb, var(--vscode-focusBorder, #0078d4) 80%, var(--lwir-fg));" +
+    " --lwir-match: color-mix(in srgb, var(--vscode-charts-yellow, #b89500) 55%, var(--lwir-fg)); }",
   ".lwir-graph { font: 12px var(--vscode-editor-font-family, ui-monospace, Menlo, Consolas, monospace); }",
-  ".lwir-graph .bg { fill: var(--vscode-editor-background, #ffffff); }",
-  ".lwir-graph text { fill: var(--vscode-editor-foreground, var(--vscode-foreground, #1f1f1f)); dominant-baseline: middle; }",
-  ".lwir-graph .sub { fill: var(--vscode-descriptionForeground, #6b6b6b); }",
-  ".lwir-graph .node rect.box { fill: var(--vscode-editorWidget-background, #f3f3f3); stroke: var(--vscode-editorWidget-border, var(--vscode-contrastBorder, #8a8a8a)); stroke-width: 1; }",
+  ".lwir-graph .bg { fill: var(--lwir-bg); }",
+  ".lwir-graph text { fill: var(--lwir-fg); dominant-baseline: middle; }",
+  ".lwir-graph .sub { fill: var(--lwir-sub); }",
+  ".lwir-graph .node rect.box { fill: var(--lwir-box); stroke: var(--lwir-muted); stroke-width: 1; }",
   ".lwir-graph .node:focus { outline: none; }",
-  ".lwir-graph .node:focus rect.box, .lwir-graph .node.focused rect.box { stroke: var(--vscode-focusBorder, #0078d4); stroke-width: 2; }",
-  ".lwir-graph .node.selected rect.box { stroke: var(--vscode-focusBorder, #0078d4); stroke-width: 3; fill: var(--vscode-editor-selectionBackground, #cce4f7); }",
-  ".lwir-graph .node.match rect.box { stroke: var(--vscode-editor-findMatchBorder, #b8860b); stroke-width: 2; }",
-  ".lwir-graph .node.errors rect.box { stroke: var(--vscode-errorForeground, #d32f2f); stroke-width: 2; }",
-  ".lwir-graph .node.missing rect.box { stroke: var(--vscode-errorForeground, #d32f2f); stroke-dasharray: 5 3; fill: none; }",
-  ".lwir-graph .node.end rect.box { fill: var(--vscode-badge-background, #616161); stroke: none; }",
-  ".lwir-graph .node.end text { fill: var(--vscode-badge-foreground, #ffffff); }",
-  ".lwir-graph .stripe { fill: var(--vscode-charts-blue, #1a85ff); }",
-  ".lwir-graph .uses-decision .stripe { fill: var(--vscode-charts-orange, #d18616); }",
-  ".lwir-graph .uses-parallel .stripe { fill: var(--vscode-charts-purple, #a04fc8); }",
-  ".lwir-graph .uses-tool-call .stripe { fill: var(--vscode-charts-green, #388a34); }",
-  ".lwir-graph .uses-code-run .stripe { fill: var(--vscode-charts-yellow, #b89500); }",
-  ".lwir-graph .badge circle { fill: var(--vscode-errorForeground, #d32f2f); }",
-  ".lwir-graph .badge text { fill: var(--vscode-editor-background, #ffffff); font-size: 10px; text-anchor: middle; }",
-  ".lwir-graph .visits rect { fill: var(--vscode-badge-background, #616161); }",
-  ".lwir-graph .visits text { fill: var(--vscode-badge-foreground, #ffffff); font-size: 10px; text-anchor: middle; }",
-  ".lwir-graph .container > rect.group { fill: var(--vscode-editor-inactiveSelectionBackground, rgba(128,128,128,0.08)); stroke: var(--vscode-charts-purple, #a04fc8); stroke-width: 1.5; stroke-dasharray: 2 2; }",
-  ".lwir-graph .container.errors > rect.group { stroke: var(--vscode-errorForeground, #d32f2f); stroke-dasharray: none; }",
-  ".lwir-graph .container.selected > rect.group { stroke: var(--vscode-focusBorder, #0078d4); stroke-width: 3; }",
-  ".lwir-graph .container:focus > rect.group, .lwir-graph .container.focused > rect.group { stroke: var(--vscode-focusBorder, #0078d4); stroke-width: 2; }",
-  ".lwir-graph .container.match > rect.group { stroke: var(--vscode-editor-findMatchBorder, #b8860b); stroke-width: 2; }",
-  ".lwir-graph .fan text { fill: var(--vscode-charts-purple, #a04fc8); }",
-  ".lwir-graph .fan rect { fill: var(--vscode-editor-background, #ffffff); }",
-  ".lwir-graph .edge path { fill: none; stroke: var(--vscode-editorWidget-border, var(--vscode-foreground, #8a8a8a)); stroke-width: 1.3; }",
-  ".lwir-graph .edge.default path { stroke-dasharray: 6 4; }",
-  ".lwir-graph .edge.back path { stroke: var(--vscode-charts-orange, #d18616); stroke-dasharray: 3 3; stroke-width: 1.6; }",
-  ".lwir-graph .edge.dangling path { stroke: var(--vscode-errorForeground, #d32f2f); stroke-dasharray: 5 3; }",
-  ".lwir-graph .edge .label rect { fill: var(--vscode-editor-background, #ffffff); }",
-  ".lwir-graph .edge .label text { font-size: 11px; text-anchor: middle; }",
-  ".lwir-graph .edge.back .label text { fill: var(--vscode-charts-orange, #d18616); }",
-  ".lwir-graph marker path { stroke: none; fill: var(--vscode-editorWidget-border, var(--vscode-foreground, #8a8a8a)); }",
-  ".lwir-graph marker.back path { fill: var(--vscode-charts-orange, #d18616); }",
-  ".lwir-graph marker.dangling path { fill: var(--vscode-errorForeground, #d32f2f); }",
+  ".lwir-graph .node:focus rect.box, .lwir-graph .node.focused rect.box { stroke: var(--lwir-focus); stroke-width: 2; }",
+  ".lwir-graph .node.selected rect.box { stroke: var(--lwir-focus); stroke-width: 3; }",
+  ".lwir-graph .node.match rect.box { stroke: var(--lwir-match); stroke-width: 3; }",
+  ".lwir-graph .node.errors rect.box { stroke: var(--lwir-error); stroke-width: 2; }",
+  ".lwir-graph .node.missing rect.box { stroke: var(--lwir-error); stroke-dasharray: 5 3; fill: var(--lwir-bg); }",
+  ".lwir-graph .node.end rect.box { fill: var(--lwir-fg); stroke: none; }",
+  ".lwir-graph .node.end text { fill: var(--lwir-bg); }",
+  ".lwir-graph .stripe { fill: color-mix(in srgb, var(--vscode-charts-blue, #1a85ff) 70%, var(--lwir-fg)); }",
+  ".lwir-graph .uses-decision .stripe { fill: var(--lwir-loop); }",
+  ".lwir-graph .uses-parallel .stripe { fill: var(--lwir-parallel); }",
+  ".lwir-graph .uses-tool-call .stripe { fill: color-mix(in srgb, var(--vscode-charts-green, #388a34) 70%, var(--lwir-fg)); }",
+  ".lwir-graph .uses-code-run .stripe { fill: color-mix(in srgb, var(--vscode-charts-yellow, #b89500) 55%, var(--lwir-fg)); }",
+  ".lwir-graph .badge circle { fill: var(--lwir-error); }",
+  ".lwir-graph .badge text { fill: var(--lwir-bg); font-size: 10px; font-weight: bold; text-anchor: middle; }",
+  ".lwir-graph .visits rect { fill: var(--lwir-muted); }",
+  ".lwir-graph .visits text { fill: var(--lwir-bg); font-size: 10px; font-weight: bold; text-anchor: middle; }",
+  ".lwir-graph .container > rect.group { fill: color-mix(in srgb, var(--lwir-parallel) 7%, var(--lwir-bg)); stroke: var(--lwir-parallel); stroke-width: 1.5; stroke-dasharray: 6 3; }",
+  ".lwir-graph .container > line.divider { stroke: var(--lwir-parallel); stroke-width: 1; stroke-dasharray: 2 3; }",
+  ".lwir-graph .container.errors > rect.group { stroke: var(--lwir-error); stroke-width: 2; stroke-dasharray: none; }",
+  ".lwir-graph .container.selected > rect.group { stroke: var(--lwir-focus); stroke-width: 3; }",
+  ".lwir-graph .container:focus > rect.group, .lwir-graph .container.focused > rect.group { stroke: var(--lwir-focus); stroke-width: 2; }",
+  ".lwir-graph .container.match > rect.group { stroke: var(--lwir-match); stroke-width: 3; stroke-dasharray: none; }",
+  ".lwir-graph .fan text { fill: var(--lwir-fg); }",
+  ".lwir-graph .edge path { fill: none; stroke-width: 1.5; }",
+  ".lwir-graph .look-needs path { stroke: var(--lwir-muted); }",
+  ".lwir-graph .look-case path { stroke: var(--lwir-route); stroke-width: 2; }",
+  ".lwir-graph .look-default path { stroke: var(--lwir-route); stroke-width: 2; stroke-dasharray: 7 4; }",
+  ".lwir-graph .look-loop path { stroke: var(--lwir-loop); stroke-width: 2; stroke-dasharray: 9 3 2 3; }",
+  ".lwir-graph .look-dangling path { stroke: var(--lwir-error); stroke-dasharray: 2 3; }",
+  ".lwir-graph .edge .label rect { fill: var(--lwir-bg); stroke-width: 1; }",
+  ".lwir-graph .look-case .label rect, .lwir-graph .look-default .label rect { stroke: var(--lwir-route); }",
+  ".lwir-graph .look-loop .label rect { stroke: var(--lwir-loop); }",
+  ".lwir-graph .look-dangling .label rect { stroke: var(--lwir-error); }",
+  ".lwir-graph .edge .label text { font-size: 11px; text-anchor: middle; fill: var(--lwir-fg); }",
+  ".lwir-graph marker path { stroke-linejoin: round; }",
+  ".lwir-graph marker.look-needs path { fill: none; stroke: var(--lwir-muted); stroke-width: 1.6; }",
+  ".lwir-graph marker.look-case path, .lwir-graph marker.look-default path { fill: var(--lwir-route); stroke: none; }",
+  ".lwir-graph marker.look-loop path { fill: var(--lwir-loop); stroke: none; }",
+  ".lwir-graph marker.look-dangling path { fill: none; stroke: var(--lwir-error); stroke-width: 2; }",
 ].join("\n");
+
+/** How an edge is drawn: one look per kind of edge (the legend lists them in this order). */
+export type EdgeLook = "needs" | "case" | "default" | "loop" | "dangling";
+
+export const EDGE_LOOKS: ReadonlyArray<{ look: EdgeLook; label: string; title: string }> = [
+  { look: "needs", label: "needs", title: "needs: the step runs after the step it needs (open arrowhead, thin solid line)" },
+  { look: "case", label: "case", title: "a decision case: routes there when its condition (the label) holds (solid line, filled arrowhead)" },
+  { look: "default", label: "default", title: "a decision's default route (dashed line, filled arrowhead)" },
+  { look: "loop", label: "loop back", title: "a route back to an earlier step: a loop, bounded by maxVisits (dash-dot curve)" },
+  { look: "dangling", label: "no such step", title: "a needs entry or target that names no step (dotted line ending in a cross)" },
+];
+
+export function edgeLook(edge: GraphEdge): EdgeLook {
+  if (edge.dangling) return "dangling";
+  if (edge.back) return "loop";
+  if (edge.kind === "needs") return "needs";
+  if (edge.kind === "default" || (edge.kind === "end" && edge.caseIndex === undefined)) return "default";
+  return "case";
+}
 
 const LINE_HEIGHT = 16;
 const MAX_CHARS = 40;
@@ -127,16 +165,6 @@ export function nodeTitle(node: GraphNode): string {
   return [head, ...fan, ...problem, ...node.findings.messages].join("\n");
 }
 
-function fanOutText(node: GraphNode): string {
-  const item = node.item;
-  return item?.items !== undefined ? `fan-out: each ${item.items}${item.itemKey ? ` by ${item.itemKey}` : ""}` : "fan-out: each branch";
-}
-
-function fanInText(node: GraphNode): string {
-  const fanIn = node.fanIn;
-  return `fan-in${fanIn?.order ? `: ${fanIn.order}` : ""}${fanIn?.output ? ` · ${fanIn.output}` : ""}${fanIn?.outputStep ? ` ← ${fanIn.outputStep}` : ""}`;
-}
-
 /**
  * The drawing: containers (behind), then edges, then nodes. Every node is a `<g class="node" data-id>`
  * focusable by keyboard; ids of the document only ever appear in attribute values and text.
@@ -176,13 +204,27 @@ export function drawGraph(data: GraphData, state: DrawState = {}): VNode {
       edges.push(drawEdge(edge, laid.points, laid.labelAt));
     }
   });
-  const defs = el("defs", {}, [marker("arrow", ""), marker("arrow-back", "back"), marker("arrow-dangling", "dangling")]);
+  const defs = el("defs", {}, markers());
   return el("g", { class: "lwir-graph" }, [defs, el("g", { class: "containers" }, containers), el("g", { class: "edges" }, edges), el("g", { class: "nodes" }, nodes)]);
 }
 
-function marker(id: string, cls: string): VNode {
-  return el("marker", { id, class: cls, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" }, [
-    el("path", { d: "M0,0 L10,5 L0,10 z" }),
+/** The arrowheads, one per edge look; `prefix` keeps the legend's ids apart from the drawing's. */
+export function markers(prefix = ""): VNode[] {
+  return EDGE_LOOKS.map(({ look }) => {
+    const d = look === "needs" ? "M1,1 L9,5 L1,9" : look === "dangling" ? "M2,2 L8,8 M8,2 L2,8" : "M0,0 L10,5 L0,10 z";
+    const refX = look === "dangling" ? 5 : 9;
+    return el("marker", { id: `${prefix}arrow-${look}`, class: `look-${look}`, viewBox: "0 0 10 10", refX, refY: 5, markerWidth: 7, markerHeight: 7, markerUnits: "strokeWidth", orient: "auto-start-reverse" }, [
+      el("path", { d }),
+    ]);
+  });
+}
+
+/** A legend entry's sample: a short edge of that look, as the drawing draws it. */
+export function legendSample(look: EdgeLook): VNode {
+  const path = "M2,7 L34,7";
+  return el("svg", { class: "lwir-graph sample", width: 44, height: 14, viewBox: "0 0 44 14", "aria-hidden": "true" }, [
+    el("defs", {}, markers(`legend-${look}-`).filter((m) => m.attrs.id === `legend-${look}-arrow-${look}`)),
+    el("g", { class: `edge look-${look}` }, [el("path", { d: path, "marker-end": `url(#legend-${look}-arrow-${look})` })]),
   ]);
 }
 
@@ -234,7 +276,7 @@ export function containerBox(node: GraphNode, box: LayoutNode, graph: WorkflowGr
     if (b) top = Math.min(top, b.y);
   }
   if (top === Infinity) return box;
-  const header = 2 * LINE_HEIGHT + 8;
+  const header = 3 * LINE_HEIGHT + 8;
   const grow = Math.max(0, header - (top - box.y));
   return grow === 0 ? box : { ...box, y: box.y - grow, height: box.height + grow };
 }
@@ -256,18 +298,20 @@ export function borderLine(a: LayoutNode, b: LayoutNode): Point[] {
 function drawContainer(node: GraphNode, box: LayoutNode): VNode[] {
   const { x, y, width, height } = box;
   const out: VNode[] = [el("title", {}, undefined, nodeTitle(node)), el("rect", { class: "group", x, y, width, height, rx: 8, ry: 8 })];
-  const head = clip(`${usesGlyph(node.uses)} ${node.label} · parallel${node.outputMode ? ` · ${node.outputMode}` : ""}`, Math.max(8, Math.floor((width - 16) / 7.2)));
-  out.push(el("text", { x: x + 8, y: y + 4 + LINE_HEIGHT / 2, class: "id" }, undefined, head));
-  const fanOut = fanOutText(node);
-  out.push(el("g", { class: "fan fan-out" }, [el("text", { x: x + 8, y: y + 4 + LINE_HEIGHT * 1.5 }, undefined, clip(fanOut, Math.max(8, Math.floor((width - 16) / 7.2))))]));
-  const inClipped = clip(fanInText(node), Math.max(8, Math.floor((width - 24) / 7.2)));
-  const w = Array.from(inClipped).length * 7.2 + 8;
-  out.push(el("g", { class: "fan fan-in" }, [
-    el("rect", { x: x + 8, y: y + height - 8, width: w, height: 14 }),
-    el("text", { x: x + 12, y: y + height - 1 }, undefined, inClipped),
-  ]));
+  // the layout sized the box to hold these lines whole (labels.ts); a box narrower than that (a saved
+  // layout of an older version) still cuts them rather than drawing past its border
+  const fit = Math.max(8, Math.floor((width - 20) / 7.2));
+  const { title, fanOut, fanIn } = containerLines(node);
+  out.push(el("text", { x: x + 8, y: y + 4 + LINE_HEIGHT / 2, class: "id" }, undefined, clip(title, fit)));
+  out.push(el("g", { class: "fan fan-out" }, fanOut.map((line, i) => el("text", { x: x + 8, y: y + 4 + LINE_HEIGHT * (1.5 + i), class: "sub" }, undefined, clip(line, fit)))));
+  // the fan-in on a line of its own inside the box, above its bottom border
+  const footer = y + height - LINE_HEIGHT - 8;
+  out.push(el("line", { class: "divider", x1: x + 8, y1: footer, x2: x + width - 8, y2: footer }));
+  out.push(el("g", { class: "fan fan-in" }, [el("text", { x: x + 8, y: footer + 4 + LINE_HEIGHT / 2, class: "sub" }, undefined, clip(fanIn, fit))]));
   if (node.maxVisits !== undefined && node.maxVisits !== 1) out.push(visitsBadge(node.maxVisits, x + width, y));
-  if (node.findings.errors > 0) out.push(errorBadge(node.findings.errors, x + width, y + height));
+  // the error count on the top border, right of the title (the bottom border has the fan-in under it)
+  const visits = node.maxVisits !== undefined && node.maxVisits !== 1;
+  if (node.findings.errors > 0) out.push(errorBadge(node.findings.errors, x + width - (visits ? 44 : 12), y + 2));
   return out;
 }
 
@@ -300,22 +344,22 @@ function round(n: number): number {
 }
 
 function drawEdge(edge: GraphEdge, points: readonly Point[], labelAt: Point | undefined): VNode {
-  const classes = ["edge", edge.kind];
+  const look = edgeLook(edge);
+  const classes = ["edge", edge.kind, `look-${look}`];
   if (edge.back) classes.push("back");
   if (edge.dangling) classes.push("dangling");
-  const arrow = edge.dangling ? "arrow-dangling" : edge.back ? "arrow-back" : "arrow";
   const children: VNode[] = [
     el("title", {}, undefined, edgeTitle(edge)),
-    el("path", { d: edgePath(points, edge.back === true), "marker-end": `url(#${arrow})` }),
+    el("path", { d: edgePath(points, edge.back === true), "marker-end": `url(#arrow-${look})` }),
   ];
   if (edge.label && labelAt) {
-    const w = Array.from(edge.label).length * 6.5 + 8;
+    const w = Array.from(edge.label).length * 6.6 + 10;
     children.push(el("g", { class: "label" }, [
       el("rect", { x: round(labelAt.x - w / 2), y: round(labelAt.y - 8), width: round(w), height: 16, rx: 3 }),
       el("text", { x: round(labelAt.x), y: round(labelAt.y) }, undefined, edge.label),
     ]));
   }
-  return el("g", { class: classes.join(" "), "data-from": edge.from, "data-to": edge.to }, children);
+  return el("g", { class: classes.join(" "), "data-from": edge.from, "data-to": edge.to, "data-look": look }, children);
 }
 
 function edgeTitle(edge: GraphEdge): string {
@@ -349,8 +393,9 @@ export function standaloneSvg(data: GraphData): string {
 }
 
 /**
- * Nodes whose id or label contains `query` (case-insensitive), exact matches first, then in the
- * graph's order; made-up nodes (end, missing) last.
+ * Nodes whose label (the name drawn on them: a step's own id, not its parallel step's prefix)
+ * contains `query` (case-insensitive), exact matches first, then in the graph's order; made-up nodes
+ * (end, missing) last. What is found is what the user can read on the node.
  */
 export function searchNodes(graph: WorkflowGraph, query: string): string[] {
   const q = query.trim().toLowerCase();
@@ -358,8 +403,7 @@ export function searchNodes(graph: WorkflowGraph, query: string): string[] {
   const scored: Array<{ id: string; score: number; index: number }> = [];
   graph.nodes.forEach((n, index) => {
     const label = n.label.toLowerCase();
-    const id = n.id.toLowerCase();
-    if (!label.includes(q) && !id.includes(q)) return;
+    if (!label.includes(q)) return;
     const score = (label === q ? 0 : label.startsWith(q) ? 1 : 2) + (n.kind === "step" ? 0 : 3);
     scored.push({ id: n.id, score, index });
   });

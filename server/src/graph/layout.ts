@@ -9,6 +9,7 @@ import type * as Dagre from "@dagrejs/dagre" with { "resolution-mode": "import" 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const dagre = require("@dagrejs/dagre") as typeof Dagre;
 import type { GraphEdge, GraphNode, WorkflowGraph } from "./model";
+import { containerLines } from "./labels";
 import { orderLayers, type OrderGraph } from "./order";
 import { rankNetworkSimplex, type RankGraph } from "./rank";
 
@@ -65,8 +66,12 @@ const PADDING_X = 12;
 const NODE_MIN_WIDTH = 64;
 const NODE_MAX_CHARS = 40;
 const CONTAINER_PAD = 16;
-/** Room for a container's title lines above its body. */
-export const CONTAINER_HEADER = 3 * LINE_HEIGHT + 8;
+/** Room for a container's three title lines (labels.ts containerLines) above its body. */
+export const CONTAINER_HEADER = 3 * LINE_HEIGHT + 12;
+/** Room for a container's fan-in line below its body, inside its border (clear of the error badge). */
+export const CONTAINER_FOOTER = LINE_HEIGHT + 16;
+/** Room the view adds before a step's id for its type glyph ("✦ "), plus slack for a glyph drawn wide. */
+const GLYPH_CHARS = 3;
 
 /** The lines a node shows: its label, then its type and model/tool/entrypoint, then output mode and maxVisits. */
 export function nodeLines(node: GraphNode): string[] {
@@ -92,9 +97,16 @@ export function clip(text: string, max: number): string {
 /** Width and height of a leaf node (a container's size comes from its body). */
 export function nodeSize(node: GraphNode): { width: number; height: number } {
   const lines = nodeLines(node);
-  const chars = Math.max(...lines.map((l) => Array.from(l).length));
+  const chars = Math.max(...lines.map((l, i) => Array.from(l).length + (i === 0 && node.kind === "step" ? GLYPH_CHARS : 0)));
   if (node.kind === "end") return { width: 48, height: 28 };
   return { width: Math.max(NODE_MIN_WIDTH, Math.ceil(chars * CHAR_WIDTH + 2 * PADDING_X)), height: lines.length * LINE_HEIGHT + 12 };
+}
+
+/** The narrowest box that holds a container's header and footer lines whole (its body may widen it). */
+export function containerTitleWidth(node: GraphNode): number {
+  const { title, fanOut, fanIn } = containerLines(node);
+  const chars = Math.max(Array.from(title).length + 1, ...fanOut.map((l) => Array.from(l).length), Array.from(fanIn).length);
+  return Math.ceil(chars * CHAR_WIDTH + 2 * PADDING_X);
 }
 
 /** Width and height of an edge label. */
@@ -221,8 +233,8 @@ function layered(graph: WorkflowGraph, options: LayoutOptions): GraphLayout {
     }
     if (scope !== "") {
       const owner = byId.get(scope)!;
-      const title = nodeSize(owner);
-      size.set(scope, { width: Math.max(title.width, width + 2 * CONTAINER_PAD), height: CONTAINER_HEADER + height + CONTAINER_PAD });
+      const title = { width: Math.max(nodeSize(owner).width, containerTitleWidth(owner)) };
+      size.set(scope, { width: Math.max(title.width, width + 2 * CONTAINER_PAD), height: CONTAINER_HEADER + height + CONTAINER_FOOTER });
       // centre the body under the title when the title is the wider
       const shift = Math.max(0, (title.width - (width + 2 * CONTAINER_PAD)) / 2);
       offsets.set(scope, { x: CONTAINER_PAD + shift, y: CONTAINER_HEADER });

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { ROOT, log } from "../lib.mjs";
 import { LWIR_STATUS } from "./workbench.mjs";
+import { pickTheme, placeReadableFiles, readableChecks } from "./graph-readable.mjs";
 
 export const GRAPH_SCREENSHOT = "graph.png";
 /** Copied from the corpus into the workspace: 5 steps, a parallel body with a review → route → worker loop. */
@@ -40,6 +41,7 @@ function find(text, re, word, from = 0) {
  * not watch the disk needs it there before it loads). */
 export function placeGraphFile(workspace) {
   copyFileSync(SOURCE, join(workspace, GRAPH_FILE));
+  placeReadableFiles(workspace);
 }
 
 /**
@@ -61,23 +63,7 @@ export async function graphChecks({ page, wb, workspace, run, screenshots, codeS
       await page.waitForTimeout(100);
     }
   };
-  // "Preferences: Color Theme": once the picker lists the theme (text typed before that was lost), type
-  // its name, wait until it is the first row, and accept it.
-  // (Not wb.command: it waits for the quick input to close, and this command opens another one in it.)
-  const setTheme = async (label) => {
-    await wb.quickInput("F1", "Preferences: Color Theme");
-    const rows = page.locator(".quick-input-widget .monaco-list-row");
-    await rows.filter({ has: page.locator(".label-name", { hasText: /^Preferences: Color Theme$/ }) }).first().click();
-    await rows.filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${label}$`) }) }).first().waitFor();
-    await page.locator(".quick-input-widget .quick-input-box input").focus();
-    await page.keyboard.type(label);
-    await page.waitForFunction((name) => {
-      const first = [...document.querySelectorAll(".quick-input-widget .monaco-list-row")].sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index))[0];
-      return (first?.querySelector(".label-name")?.textContent ?? "").trim() === name;
-    }, label);
-    await page.keyboard.press("Enter");
-    await wb.quickInputClosed();
-  };
+  const setTheme = (label) => pickTheme(page, wb, label);
   const closeAll = async () => {
     await wb.escape();
     await wb.command("View: Close All Editors");
@@ -104,7 +90,8 @@ export async function graphChecks({ page, wb, workspace, run, screenshots, codeS
     if (groups < 2) throw new Error(`${groups} editor group(s): the graph should open beside the editor`);
     opened = true;
   });
-  if (!opened) return;
+  // (with LWIR_E2E_GREP the open check may have been left out: the checks picked open what they need)
+  if (!opened && !process.env.LWIR_E2E_GREP) return;
 
   if (codeServerOnly) await run("graph: screenshot for the README", async () => {
     await wb.hidePanel();
@@ -160,7 +147,7 @@ export async function graphChecks({ page, wb, workspace, run, screenshots, codeS
     const stepsLine = find(text, /^steps:\s*$/, "steps");
     await wb.goto(stepsLine.line, stepsLine.endCol + 1);
     await page.keyboard.type(" [");
-    await view().locator("#banner", { hasText: "The document does not parse: showing the last good graph" }).waitFor();
+    await view().locator("#banner", { hasText: /The document does not parse \(line \d+: .*\)\. The graph is the last version that parsed\./ }).waitFor();
     await waitForAttr("data-parse-ok", (v) => v === "false", "parseOk false");
     const now = await view().locator("g.edge").count();
     if (now !== edges) throw new Error(`${now} edges drawn while broken, ${edges} before`);
@@ -207,6 +194,9 @@ export async function graphChecks({ page, wb, workspace, run, screenshots, codeS
     const back = Date.now() + 30_000;
     while ((await colours()).view !== before.view && Date.now() < back) await page.waitForTimeout(200);
   });
+
+  // issue #22: the graph, readable (labels, edge looks and legend, toolbar, search, contrast, recovery)
+  await readableChecks({ page, wb, run, view, body, waitForAttr, closeAll, screenshots, codeServerOnly });
 
   if (codeServerOnly) await run("graph: a 1,000-step workflow opens and redraws after edits; a renamed needs entry is drawn at once, then laid out (times logged); search goes to a step at a size that reads", async () => {
     execFileSync(process.execPath, [join(ROOT, "bench", "generate.mjs"), "--steps", "1000", "--seed", "15", "--format", "json", "--out", file(BIG)], { stdio: "pipe" });

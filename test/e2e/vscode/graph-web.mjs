@@ -71,7 +71,10 @@ try {
   page.on("requestfailed", (r) => appendFileSync(browserLog, `[requestfailed] ${r.url()} ${r.failure()?.errorText}\n`));
   const wb = new Workbench(page, options.screenshots);
 
+  // LWIR_E2E_GREP=REGEX runs only the checks whose names match (as in the code-server part)
+  const grep = process.env.LWIR_E2E_GREP ? new RegExp(process.env.LWIR_E2E_GREP) : undefined;
   const run = async (title, fn) => {
+    if (grep && !grep.test(title) && !title.startsWith("the workbench opens")) return;
     const t0 = Date.now();
     try {
       await fn();
