@@ -190,43 +190,47 @@ describe("typingRegion", () => {
   const region = (marked: string) => {
     const { text, cursor } = withCursor(marked);
     const r = typingRegion(text, cursor);
-    return r && { kind: r.kind, text: text.slice(r.start, r.end), id: r.id };
+    return r && { kind: r.kind, text: r.text };
   };
 
   test("expressions: closed, unclosed, just after `}}`; not before `{{` nor after a closed one", () => {
-    assert.deepEqual(region('  prompt: "a {{ steps.| }} b"'), { kind: "expression", text: "{{ steps. }}", id: undefined });
-    assert.deepEqual(region("  prompt: a {{ steps.cl|"), { kind: "expression", text: "{{ steps.cl", id: undefined });
-    assert.deepEqual(region('  "prompt": "{{ x }}|"'), { kind: "expression", text: "{{ x }}", id: undefined });
-    assert.equal(region('  prompt: "a |{{ x }} b"'), undefined);
-    assert.equal(region('  prompt: "{{ x }} b|"'), undefined);
-    assert.deepEqual(region('  prompt: "{{ x }} {{ y|"'), { kind: "expression", text: "{{ y\"", id: undefined });
+    assert.deepEqual(region('  prompt: "a {{ steps.| }} b"'), { kind: "expression", text: "{{ steps. }}" });
+    assert.deepEqual(region("  prompt: a {{ steps.cl|"), { kind: "expression", text: "{{ steps.cl" });
+    assert.deepEqual(region('  "prompt": "{{ x }}|"'), { kind: "expression", text: "{{ x }}" });
+    assert.deepEqual(region('  prompt: "a |{{ x }} b"'), { kind: "token", text: "a {{ x }} b" });
+    assert.deepEqual(region('  prompt: "{{ x }} {{ y|"'), { kind: "expression", text: "{{ y\"" });
   });
 
-  test("step ids: YAML plain and quoted, JSON, JSON on one line; not a word `id:` in prose", () => {
-    assert.deepEqual(region("  - id: dra|"), { kind: "id", text: "dra", id: "dra" });
-    assert.deepEqual(region("  - id: |"), { kind: "id", text: "", id: "" });
-    assert.deepEqual(region("    id: 'dr|aft'  # new"), { kind: "id", text: "draft", id: "draft" });
-    assert.deepEqual(region('      "id": "dra|",'), { kind: "id", text: "dra", id: "dra" });
-    assert.deepEqual(region('    {"id": "a", "uses": "x"}, {"id": "b|", "uses": "y"}'), { kind: "id", text: "b", id: "b" });
-    assert.deepEqual(region("  - {id: dr|, uses: ai.generate}"), { kind: "id", text: "dr", id: "dr" });
-    assert.equal(region('    prompt: "the id: x|"'), undefined);
-    assert.equal(region("    uses: ai.gen|"), undefined);
+  test("step ids: YAML plain and quoted, JSON, JSON on one line, a YAML flow mapping", () => {
+    assert.deepEqual(region("  - id: dra|"), { kind: "token", text: "dra" });
+    assert.deepEqual(region("  - id: |"), { kind: "token", text: "" });
+    assert.deepEqual(region("    id: 'dr|aft'  # new"), { kind: "token", text: "draft" });
+    assert.deepEqual(region('      "id": "dra|",'), { kind: "token", text: "dra" });
+    assert.deepEqual(region('    {"id": "a", "uses": "x"}, {"id": "b|", "uses": "y"}'), { kind: "token", text: "b" });
+    assert.deepEqual(region("  - {id: dr|, uses: ai.generate}"), { kind: "token", text: "dr" });
   });
 
-  test("an expression in a YAML block scalar knows its header line; elsewhere there is none", () => {
-    const block = withCursor("steps:\n  - with:\n      prompt: |\n        one\n\n        two {{ x^ }}\n", "^");
-    assert.equal(typingRegion(block.text, block.cursor)?.blockHeaderLine, 2);
-    const plain = withCursor('steps:\n  - with:\n      prompt: "two {{ x| }}"\n');
-    assert.equal(typingRegion(plain.text, plain.cursor)?.blockHeaderLine, undefined);
-    const notBlock = withCursor("a:\n  b: c\n    {{ x| }}\n");
-    assert.equal(typingRegion(notBlock.text, notBlock.cursor)?.blockHeaderLine, undefined);
+  test("every other token: values, flow items, block items, keys, a plain value with a colon", () => {
+    assert.deepEqual(region("    uses: ai.gen|"), { kind: "token", text: "ai.gen" });
+    assert.deepEqual(region("        to: draft-re|"), { kind: "token", text: "draft-re" });
+    assert.deepEqual(region("    needs: [fetch, cla|]"), { kind: "token", text: "cla" });
+    assert.deepEqual(region("    needs: [fetch, cla|"), { kind: "token", text: "cla" });
+    assert.deepEqual(region("      - cla|"), { kind: "token", text: "cla" });
+    assert.deepEqual(region('      "needs": ["fetch", "cla|"],'), { kind: "token", text: "cla" });
+    assert.deepEqual(region("      mode: cho|"), { kind: "token", text: "cho" });
+    assert.deepEqual(region("    outp|"), { kind: "token", text: "outp" });
+    assert.deepEqual(region("    mo|de: text"), { kind: "token", text: "mode" });
+    assert.deepEqual(region("      prompt: Summarize the ticket: |"), { kind: "token", text: "Summarize the ticket: " });
+    assert.deepEqual(region('    prompt: "the id: x|"'), { kind: "token", text: "the id: x" });
+    assert.equal(region("    uses: x  # a comm|ent"), undefined);
+    assert.equal(region("   |"), undefined);
   });
 
   test("CRLF line ends", () => {
     const { text, cursor } = withCursor("steps:\r\n  - id: ab|\r\n    uses: x\r\n");
     const r = typingRegion(text, cursor);
     assert.equal(r?.line, 1);
-    assert.equal(text.slice(r!.start, r!.end), "ab");
+    assert.equal(r?.text, "ab");
   });
 });
 
