@@ -62,9 +62,11 @@ export function registerOutlineFeatures({ connection, documents, workspace, sess
   const workflowVersion = session.documentRequest("workflowVersion", (params: { textDocument: { uri: string }; canonicalJson: boolean }): WorkflowVersionResult | null => {
     const uri = params.textDocument.uri;
     const state = workspace.getState(uri);
-    if (state?.kind === "tooLarge") return tooLargeInfo(uri);
+    const version = documents.get(uri)?.version;
+    const withVersion = (r: WorkflowVersionResult): WorkflowVersionResult => (version === undefined ? r : { ...r, version });
+    if (state?.kind === "tooLarge") return withVersion(tooLargeInfo(uri));
     const analysis = lwirAnalysis(workspace, uri);
-    return analysis ? workflowVersionInfo(analysis, uri, params.canonicalJson) : null;
+    return analysis ? withVersion(workflowVersionInfo(analysis, uri, params.canonicalJson)) : null;
   });
   connection.onRequest(WORKFLOW_VERSION_REQUEST, (params: unknown, token: CancellationToken) => {
     const p = isRecord(params) ? params : {};
