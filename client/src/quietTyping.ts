@@ -11,7 +11,8 @@
 //   - on the cursor's line, with a range that touches the token; or
 //   - on a line that encloses the cursor's line (the cursor's line itself, or a line above it indented
 //     less, each less than the one below: the parent keys), naming the token: the message quotes it
-//     ("cho", "dra"; an expression's text as written) or a string of its `data` equals it. This is how
+//     ("cho", "dra"), or holds an expression's text as written (messages name the user's own names,
+//     in quotes: docs/quiet-typing.md). This is how
 //     a finding the server places on the parent is recognised: terminal.ambiguous on `steps:` naming the
 //     new id, output.invalid on `output:` naming the mode, expression.invalid on a block scalar's header.
 // Everything else is shown. After the pause, or once the cursor leaves, nothing is held: what is shown
@@ -46,6 +47,8 @@ export interface QuietInput<D extends DiagnosticLike> {
   cursor: number | undefined;
   /** The cursor's line, when the caller knows it (VS Code does): saves counting lines through the text. */
   cursorLine?: number;
+  /** The offset where a line starts, when the caller knows it (VS Code's document does): saves counting lines back. */
+  lineOffset?: (line: number) => number;
   lastEdit: LastEdit | undefined;
   now: number;
   /** How long after the last edit the user counts as still typing; 0 turns quiet typing off. */
@@ -84,14 +87,16 @@ export function editIsRecent(lastEdit: LastEdit | undefined, now: number, pauseM
 }
 
 export function quietDiagnostics<D extends DiagnosticLike>(input: QuietInput<D>): QuietResult<D> {
-  const { text, cursor, cursorLine, lastEdit, now, pauseMs, diagnostics } = input;
+  const { text, cursor, cursorLine, lineOffset, lastEdit, now, pauseMs, diagnostics } = input;
   const all = (): QuietResult<D> => ({ shown: diagnostics.slice(), held: 0 });
   if (!editIsRecent(lastEdit, now, pauseMs) || cursor === undefined || diagnostics.length === 0) return all();
   const region = typingRegion(text, cursor, cursorLine);
   // An edit elsewhere (a quick fix, a rename, a format) while the cursor rests here is not typing here.
   if (!region || !lastEdit.offsets.some((o) => typedIn(text, region, o))) return all();
-  const encloses = enclosingLines(text, region);
-  const shown = diagnostics.filter((d) => !heldBack(d, region, encloses));
+  const encloses = enclosingLines(text, region, lineOffset);
+  // what a message that names the token holds: an expression as written, anything else in quotes
+  const needle = region.kind === "expression" ? (region.text.length > 4 ? region.text : undefined) : `"${region.text}"`;
+  const shown = diagnostics.filter((d) => !heldBack(d, region, needle, encloses));
   const held = diagnostics.length - shown.length;
   return held === 0 ? { shown, held } : { shown, held, recheckAt: lastEdit.at + pauseMs };
 }
@@ -104,57 +109,43 @@ function typedIn(text: string, region: TypingRegion, offset: number): boolean {
   return expressionAt(text.slice(lineStart, region.end), offset - lineStart) === undefined;
 }
 
-function heldBack(d: DiagnosticLike, region: TypingRegion, encloses: (line: number) => boolean): boolean {
+function heldBack(d: DiagnosticLike, region: TypingRegion, needle: string | undefined, encloses: (line: number) => boolean): boolean {
   const { start, end } = d.range;
   if (start.line === region.line && end.line === region.line) {
     // touches: starts at or before the token's end and ends at or after its start
     if (start.character <= region.endCharacter && end.character >= region.startCharacter) return true;
   }
   // cheap test first (a string search), the walk over the lines above only for the few that name the token
-  return start.line <= region.line && namesToken(d, region) && encloses(start.line);
+  return needle !== undefined && start.line <= region.line && namesToken(d, needle) && encloses(start.line);
 }
 
-/** The diagnostic names the token: its message quotes it (an expression: contains it), or a string in its data equals it. */
-function namesToken(d: DiagnosticLike, region: TypingRegion): boolean {
-  const token = region.text;
-  const message = typeof d.message === "object" ? d.message.value : d.message ?? "";
-  if (region.kind === "expression" ? token.length > 4 && message.includes(token) : message.includes(`"${token}"`)) return true;
-  return dataNames(d.data, token, 2);
-}
-
-/** A string equal to `token` in `data`, at most `depth` levels down (terminal.ambiguous: data.terminals[].id). */
-function dataNames(data: unknown, token: string, depth: number): boolean {
-  if (typeof data === "string") return data === token;
-  if (depth < 0 || typeof data !== "object" || data === null) return false;
-  for (const v of Array.isArray(data) ? data : Object.values(data)) if (dataNames(v, token, depth - 1)) return true;
-  return false;
+/** The diagnostic names the token: its message quotes it (`"cho"`), or, for an expression, holds its text. */
+function namesToken(d: DiagnosticLike, needle: string): boolean {
+  const message = typeof d.message === "object" ? d.message.value : d.message;
+  return message !== undefined && message.includes(needle);
 }
 
 /**
- * Whether a line encloses the token's line: the line itself, or a line above it that is indented less
- * than every non-blank line between them and the token's line (a parent key, a `- ` item, a block
- * scalar's header, JSON's enclosing `"key": {`). Walks up from the token's line only when asked.
+ * Whether a line encloses the token's line: the line itself, or a line above it indented less than every
+ * non-blank line between them (a parent key, a `- ` item, a block scalar's header, JSON's enclosing
+ * `"key": {`). Asked only for the few diagnostics that name the token; one regular-expression scan of
+ * the lines between answers it.
  */
-function enclosingLines(text: string, region: TypingRegion): (line: number) => boolean {
-  const lineStart = region.start - region.startCharacter;
-  let limit = indentAt(text, lineStart);
-  let line = region.line;
-  let end = lineStart - 1; // the "\n" ending the line above
-  const found = new Set<number>([region.line]);
+function enclosingLines(text: string, region: TypingRegion, lineOffset?: (line: number) => number): (line: number) => boolean {
+  const tokenLineStart = region.start - region.startCharacter;
   return (wanted: number) => {
-    // walk up to `wanted`, recording the enclosing lines met
-    while (line > wanted && end >= 0 && limit > 0) {
-      const start = text.lastIndexOf("\n", end - 1) + 1;
-      line--;
-      const indent = indentAt(text, start);
-      const blank = start + indent >= end || text[start + indent] === "#" || text[start + indent] === "\r";
-      if (!blank && indent < limit) {
-        limit = indent;
-        found.add(line);
-      }
-      end = start - 1;
-    }
-    return found.has(wanted);
+    if (wanted === region.line) return true;
+    // the start of line `wanted`: the caller's, else counted back from the token's line
+    let start = tokenLineStart;
+    if (lineOffset) start = lineOffset(wanted);
+    else for (let l = region.line; l > wanted && start > 0; l--) start = text.lastIndexOf("\n", start - 2) + 1;
+    const indent = indentAt(text, start);
+    if (indent >= indentAt(text, tokenLineStart)) return false;
+    // a non-blank, non-comment line between, indented as little: `wanted` is not an ancestor
+    const sibling = new RegExp(`\\n[ \\t]{0,${indent}}[^ \\t\\r\\n#]`, "g");
+    sibling.lastIndex = text.indexOf("\n", start);
+    const m = sibling.exec(text);
+    return m === null || m.index >= tokenLineStart - 1;
   };
 }
 

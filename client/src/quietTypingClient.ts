@@ -131,6 +131,7 @@ function sessionDocument(document: vscode.TextDocument): SessionDocument {
       return document.version;
     },
     text: () => document.getText(),
+    lineOffset: (line) => document.offsetAt(new vscode.Position(line, 0)),
     cursor: () => {
       const editor = editorOf(document);
       return editor ? { offset: document.offsetAt(editor.selection.active), line: editor.selection.active.line } : undefined;

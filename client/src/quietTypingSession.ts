@@ -26,6 +26,8 @@ export interface SessionDocument {
   text(): string;
   /** The cursor's offset and line, or undefined when no editor shows the document. */
   cursor(): { offset: number; line: number } | undefined;
+  /** Where a line starts (VS Code's document knows its lines). */
+  lineOffset?(line: number): number;
 }
 
 /** What the editor was given for a document: the indicators (status bar, code lens) show the same. */
@@ -135,7 +137,7 @@ export class QuietSession<D extends DiagnosticLike> {
     if (!editIsRecent(lastEdit, now, pauseMs)) return { shown: kept.items };
     const cursor = doc.cursor();
     const result = quietDiagnostics({
-      text: doc.text(), cursor: cursor?.offset, cursorLine: cursor?.line, lastEdit, now, pauseMs, diagnostics: kept.items,
+      text: doc.text(), cursor: cursor?.offset, cursorLine: cursor?.line, lineOffset: doc.lineOffset && ((line) => doc.lineOffset!(line)), lastEdit, now, pauseMs, diagnostics: kept.items,
     });
     return result.held === 0 ? { shown: kept.items } : result;
   }
