@@ -189,13 +189,18 @@ export class IndicatorRecords implements vscode.Disposable {
         continue;
       }
       const words = record?.words;
-      if (words && words.lens === undefined) continue;
-      const title = words?.lens ?? "LWIR: checking…";
-      const valid = words?.state === "valid" && record!.verdict.id !== null;
+      // before the first record: the server's lens (it counts as the rule does, without the held state)
+      if (!words) {
+        out.push(lens);
+        continue;
+      }
+      if (words.lens === undefined) continue;
+      const title = words.lens;
+      const valid = words.state === "valid" && record!.verdict.id !== null;
       const args: CopyWorkflowVersionArgs | undefined = valid ? { uri: record!.verdict.uri, id: record!.verdict.id! } : undefined;
       out.push(new vscode.CodeLens(lens.range, {
         title,
-        tooltip: words?.lensTooltip,
+        tooltip: words.lensTooltip,
         command: valid ? COPY_WORKFLOW_VERSION_COMMAND : SHOW_PROBLEMS_COMMAND,
         arguments: args ? [args] : [],
       }));

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DiagnosticSeverity } from "vscode-languageserver-types";
 import { analyzeText } from "../../server/src/service/analysis";
-import { workflowVersionInfo } from "../../server/src/service/codeLens";
+import { provideCodeLenses, shownProblemCount, workflowVersionInfo } from "../../server/src/service/codeLens";
 import { toDiagnostics } from "../../server/src/service/diagnostics";
 import { indicators, type ShownCounts } from "../../client/src/indicators";
 import { quietDiagnostics } from "../../client/src/quietTyping";
@@ -42,6 +42,13 @@ describe("one story per record", () => {
     assert.equal(numberIn(r.words.status), badge);
     assert.match(r.words.statusTooltip, /1 error, 3 warnings/);
     assert.equal(r.shown.length, 4, "the Problems panel lists the same four");
+  });
+
+  test("the server's own lens (other editors; VS Code before its first record) counts the same 4", () => {
+    const analysis = analyzeText(readFileSync(join(ROOT, SP500), "utf8"), "yaml");
+    const diagnostics = toDiagnostics(analysis, { uri: "file:///w/doc.lwir.yaml" });
+    const [lens] = provideCodeLenses(analysis, "file:///w/doc.lwir.yaml", shownProblemCount(diagnostics));
+    assert.equal(lens.command?.title, "4 problems");
   });
 
   test("a valid workflow with warnings of our own: the WorkflowVersion, with the warnings counted beside it in both", () => {
