@@ -90,13 +90,18 @@ export class QuietSession<D extends DiagnosticLike> {
     return kept && kept.version === doc.version ? { resultId: kept.resultId, items: this.show(doc, kept) } : undefined;
   }
 
-  /** The cursor moved, or the pause setting changed: show now what should be shown now. */
-  recheck(doc: SessionDocument): void {
+  /**
+   * The cursor moved, the pause setting changed, or (`pauseOver`) the timer fired: show now what should
+   * be shown now.
+   */
+  recheck(doc: SessionDocument, pauseOver = false): void {
     const kept = this.kept.get(doc.key);
     if (!kept) return;
     if (kept.version !== doc.version) {
-      // The report is for an older text: a pull for this one is due (a no-op merge if one is in flight).
-      if (kept.shown !== kept.items) this.pull(doc);
+      // The report is for an older text, and the edit since has started a pull of its own. Once the
+      // pause is over, ask again anyway (merged into that pull if it is still in flight): whatever
+      // happened to it, the editor must not keep a held list.
+      if (pauseOver && kept.shown !== kept.items) this.pull(doc);
       return;
     }
     const { shown, recheckAt } = this.decide(doc, kept);
@@ -150,7 +155,7 @@ export class QuietSession<D extends DiagnosticLike> {
     this.timers.set(doc.key, this.clock.setTimeout(() => {
       this.timers.delete(doc.key);
       if (edit && this.edits.get(doc.key) === edit) edit.over = true;
-      this.recheck(doc);
+      this.recheck(doc, true);
     }, Math.max(0, at - this.clock.now())));
   }
 
