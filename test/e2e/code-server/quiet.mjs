@@ -15,7 +15,7 @@ const PAUSE_MS = 1500;
 const MARGIN_MS = 1500;
 /** About 9 keys a second. */
 const KEY_DELAY_MS = 110;
-const REPEAT = 4;
+const REPEAT = 3;
 const FILE = "quiet.lwir.yaml";
 const SP500 = "sp500.lwir.yaml";
 const SP500_SOURCE = "test/corpus/realworld/demo-sp500-investor-report.lwir.yaml";
