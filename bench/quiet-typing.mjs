@@ -4,9 +4,9 @@
 //
 //   node bench/quiet-typing.mjs [--steps 1000] [--errors 200] [--rounds 2000]
 //
-// Three cases per format: no recent edit (the common case: an early return, no text read), typing in an
-// expression near the end of the document (the worst place: counting the lines up to the cursor), and
-// typing a step id near the end. Prints the median and 95th percentile per call in microseconds.
+// Four cases per format: no recent edit (the common case: an early return, no text read), typing in an
+// expression near the end of the document, typing a step id near the end, and the same with a finding on
+// `steps` naming that id (terminal.ambiguous does): the walk up through every line above the cursor. Prints the median and 95th percentile per call in microseconds.
 import { build } from "esbuild";
 import { mkdtempSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -67,13 +67,23 @@ for (const format of ["json", "yaml"]) {
   // the cursor's line as VS Code passes it (its document knows its lines)
   const lineOf = (offset) => typedText.slice(0, offset).split("\n").length - 1;
   const lines = new Map([[exprCursor, lineOf(exprCursor)], [idCursor, lineOf(idCursor)]]);
-  const input = (cursor, lastEdit) => ({ text: typedText, cursor, cursorLine: lines.get(cursor), lastEdit, now, pauseMs: 1500, diagnostics });
+  // and the start of each line, as VS Code's document has them
+  const lineStarts = [0];
+  for (let i = typedText.indexOf("\n"); i >= 0; i = typedText.indexOf("\n", i + 1)) lineStarts.push(i + 1);
+  const input = (cursor, lastEdit) => ({ text: typedText, cursor, cursorLine: lines.get(cursor), lineOffset: (l) => lineStarts[l], lastEdit, now, pauseMs: 1500, diagnostics });
   const idle = time(() => quietDiagnostics(input(exprCursor, { at: now - 60_000, offsets: [exprCursor] })));
   const expr = time(() => quietDiagnostics(input(exprCursor, { at: now - 100, offsets: [exprCursor] })));
   const id = time(() => quietDiagnostics(input(idCursor, { at: now - 100, offsets: [idCursor] })));
+  // the worst case: a finding on `steps` (the document's top) naming the id being typed, as
+  // terminal.ambiguous names a new step: the walk up to it passes every line above the cursor
+  const stepsLine = typedText.slice(0, typedText.indexOf(format === "json" ? '"steps"' : "\nsteps:") + 1).split("\n").length - 1;
+  const typedId = /"id": "([^"]*)"|- id: (\S*)/.exec(typedText.slice(idAt))?.slice(1).find((x) => x !== undefined) ?? "";
+  const naming = [...diagnostics, { range: { start: { line: stepsLine, character: 2 }, end: { line: stepsLine, character: 7 } }, message: `final steps: "${typedId}"`, code: "terminal.ambiguous" }];
+  const named = time(() => quietDiagnostics({ ...input(idCursor, { at: now - 100, offsets: [idCursor] }), diagnostics: naming }));
+  if (quietDiagnostics({ ...input(idCursor, { at: now - 100, offsets: [idCursor] }), diagnostics: naming }).held < 1) throw new Error("the finding naming the id is not held");
   const held = quietDiagnostics(input(exprCursor, { at: now - 100, offsets: [exprCursor] })).held;
   console.log(`${format}: ${typedText.length} chars, ${diagnostics.length} diagnostics (${held} held while typing the expression)`);
-  for (const [name, r] of [["no recent edit", idle], ["typing an expression", expr], ["typing a step id", id]]) {
+  for (const [name, r] of [["no recent edit", idle], ["typing an expression", expr], ["typing a step id", id], ["an id named on steps", named]]) {
     console.log(`  ${name.padEnd(22)} median ${r.median.toFixed(1)}  p95 ${r.p95.toFixed(1)}`);
   }
   text = undefined;

@@ -4,7 +4,7 @@ import { LanguageClient } from "vscode-languageclient/browser";
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
 import { registerGraphView } from "./graphPanel";
-import { registerFeatures } from "./workflowVersionUi";
+import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 
 // A web worker global; the extension host in the browser has it, our tsconfig has no DOM library.
@@ -18,12 +18,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const serverMain = vscode.Uri.joinPath(context.extensionUri, "dist/web/server.js");
   const worker = new Worker(serverMain.toString(true));
   const quiet = new QuietTyping();
-  context.subscriptions.push(quiet);
-  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, worker, clientOptions(outputChannel, quiet.middleware));
+  const records = new IndicatorRecords(quiet);
+  context.subscriptions.push(quiet, records);
+  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, worker, clientOptions(outputChannel, { ...quiet.middleware, ...records.middleware }));
   context.subscriptions.push(...serveWorkspaceFiles(client));
   await client.start();
   quiet.attach(client);
-  registerFeatures(context, client);
+  registerFeatures(context, client, records);
   registerGraphView(context, client, outputChannel);
 }
 

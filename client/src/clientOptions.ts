@@ -47,12 +47,14 @@ export function vsCodeReportsJsonSyntax(uri: vscode.Uri, languageId?: string): b
 /**
  * Quiet typing (quietTypingClient.ts), when given, wraps the syntax-error filter: it sees the report with
  * VS Code's duplicates already left out, and while it answers from its kept report nothing goes further.
+ * The rest of the given middleware (the indicators' code lens rewrite) is kept as is.
  */
 function withQuietTyping(quiet: Middleware | undefined): Middleware {
-  if (!quiet?.provideDiagnostics) return syntaxErrorMiddleware;
+  if (!quiet?.provideDiagnostics) return { ...quiet, ...syntaxErrorMiddleware };
   const outer = quiet.provideDiagnostics;
   const inner = syntaxErrorMiddleware.provideDiagnostics!;
   return {
+    ...quiet,
     ...syntaxErrorMiddleware,
     provideDiagnostics: (document, previousResultId, token, next) =>
       outer(document, previousResultId, token, (d, p, t) => inner(d, p, t, next)),

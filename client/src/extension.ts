@@ -5,7 +5,7 @@ import { LanguageClient, TransportKind, type ServerOptions } from "vscode-langua
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
 import { registerGraphView } from "./graphPanel";
-import { registerFeatures } from "./workflowVersionUi";
+import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 
 let client: LanguageClient | undefined;
@@ -21,12 +21,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ["--nolazy", "--inspect=6009"] } },
   };
   const quiet = new QuietTyping();
-  context.subscriptions.push(quiet);
-  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions(outputChannel, quiet.middleware));
+  const records = new IndicatorRecords(quiet);
+  context.subscriptions.push(quiet, records);
+  client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions(outputChannel, { ...quiet.middleware, ...records.middleware }));
   context.subscriptions.push(...serveWorkspaceFiles(client));
   await client.start();
   quiet.attach(client);
-  registerFeatures(context, client);
+  registerFeatures(context, client, records);
   registerGraphView(context, client, outputChannel);
 }
 

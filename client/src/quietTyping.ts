@@ -1,14 +1,20 @@
-// Quiet typing, the decision part: which diagnostics to hold back while the user is still typing an
-// expression (`{{ steps.` with the completion list open) or a step id (`id: dra…`, where every letter
-// changes terminal.ambiguous). Pure: text, cursor, last edit, clock and diagnostics in, what to show and
-// when to decide again out. The VS Code glue is quietTypingClient.ts; the server knows nothing of it.
+// Quiet typing, the decision part: which diagnostics to hold back while the user is still typing a token
+// (`{{ steps.` with the completion list open, a step id, a `needs` item, a decision target, a mode, a
+// model, a key, a plain value that just got a `: `…). Pure: text, cursor, last edit, clock and
+// diagnostics in, what to show and when to decide again out. The VS Code glue is quietTypingClient.ts
+// (over quietTypingSession.ts); the server knows nothing of it.
 //
-// The rule. The user is typing when the last edit is less than `pauseMs` old and ended inside the
-// expression or step-id value the cursor is in now (on the cursor's line). Then, and only then, held back:
-//   - a diagnostic on the cursor's line whose range touches that expression or id;
-//   - expression.invalid touching the expression, whatever its extent, or, in a YAML block scalar, on the
-//     block's header line (its squiggle covers the header through the first content line only);
-//   - terminal.ambiguous when the id being typed is one of its terminals (data.terminals).
+// The rule. The user is typing when the last edit is less than `pauseMs` old and ended inside the token
+// the cursor is in now (on the cursor's line): a `{{ … }}` expression, else the quoted string, the key,
+// the plain value or the flow-collection item. Then, and only then, held back: the diagnostics that are
+// about that token, i.e.
+//   - on the cursor's line, with a range that touches the token; or
+//   - on a line that encloses the cursor's line (the cursor's line itself, or a line above it indented
+//     less, each less than the one below: the parent keys), naming the token: the message quotes it
+//     ("cho", "dra"), or holds an expression's text as written (messages name the user's own names,
+//     in quotes: docs/quiet-typing.md). This is how
+//     a finding the server places on the parent is recognised: terminal.ambiguous on `steps:` naming the
+//     new id, output.invalid on `output:` naming the mode, expression.invalid on a block scalar's header.
 // Everything else is shown. After the pause, or once the cursor leaves, nothing is held: what is shown
 // is then exactly the server's list.
 
@@ -20,6 +26,7 @@ export interface Position {
 /** What the decision reads of a diagnostic: VS Code's and LSP's diagnostics both fit. */
 export interface DiagnosticLike {
   range: { start: Position; end: Position };
+  message?: string | { value: string };
   code?: string | number | { value: string | number };
   data?: unknown;
 }
@@ -29,6 +36,8 @@ export interface LastEdit {
   at: number;
   /** Where each change of the edit ends, as offsets into the current text. */
   offsets: readonly number[];
+  /** Set when the pause after this edit is over (the glue's timer fired): then it is not recent, whatever the clock says. */
+  over?: boolean;
 }
 
 export interface QuietInput<D extends DiagnosticLike> {
@@ -38,6 +47,8 @@ export interface QuietInput<D extends DiagnosticLike> {
   cursor: number | undefined;
   /** The cursor's line, when the caller knows it (VS Code does): saves counting lines through the text. */
   cursorLine?: number;
+  /** The offset where a line starts, when the caller knows it (VS Code's document does): saves counting lines back. */
+  lineOffset?: (line: number) => number;
   lastEdit: LastEdit | undefined;
   now: number;
   /** How long after the last edit the user counts as still typing; 0 turns quiet typing off. */
@@ -55,9 +66,10 @@ export interface QuietResult<D> {
   recheckAt?: number;
 }
 
-/** The expression or step-id value the cursor is in: one line, `start..end` (offsets, both inclusive for touching). */
+/** The token the cursor is in: one line, `start..end` (offsets, both inclusive for touching). */
 export interface TypingRegion {
-  kind: "expression" | "id";
+  /** "expression": `{{ … }}` (closed or not); "token": a quoted string, a key, a plain value or a flow item. */
+  kind: "expression" | "token";
   line: number;
   /** Offsets into the text. */
   start: number;
@@ -65,66 +77,87 @@ export interface TypingRegion {
   /** Characters on `line`. */
   startCharacter: number;
   endCharacter: number;
-  /** kind "id": the id as typed so far (quotes excluded). */
-  id?: string;
-  /** kind "expression" in a YAML block scalar: the line of its `key: |` header. */
-  blockHeaderLine?: number;
+  /** The token as typed so far: quotes excluded; an expression with its braces. */
+  text: string;
 }
-
-const EXPRESSION_INVALID = "expression.invalid";
-const TERMINAL_AMBIGUOUS = "terminal.ambiguous";
 
 /** A recent edit: the only case in which anything can be held (cheap; the glue calls it before reading the text). */
 export function editIsRecent(lastEdit: LastEdit | undefined, now: number, pauseMs: number): lastEdit is LastEdit {
-  return pauseMs > 0 && lastEdit !== undefined && now - lastEdit.at < pauseMs;
+  return pauseMs > 0 && lastEdit !== undefined && !lastEdit.over && now - lastEdit.at < pauseMs;
 }
 
 export function quietDiagnostics<D extends DiagnosticLike>(input: QuietInput<D>): QuietResult<D> {
-  const { text, cursor, cursorLine, lastEdit, now, pauseMs, diagnostics } = input;
+  const { text, cursor, cursorLine, lineOffset, lastEdit, now, pauseMs, diagnostics } = input;
   const all = (): QuietResult<D> => ({ shown: diagnostics.slice(), held: 0 });
   if (!editIsRecent(lastEdit, now, pauseMs) || cursor === undefined || diagnostics.length === 0) return all();
   const region = typingRegion(text, cursor, cursorLine);
   // An edit elsewhere (a quick fix, a rename, a format) while the cursor rests here is not typing here.
-  if (!region || !lastEdit.offsets.some((o) => region.start <= o && o <= region.end)) return all();
-  const shown = diagnostics.filter((d) => !heldBack(d, region));
+  if (!region || !lastEdit.offsets.some((o) => typedIn(text, region, o))) return all();
+  const encloses = enclosingLines(text, region, lineOffset);
+  // what a message that names the token holds: an expression as written, anything else in quotes
+  const needle = region.kind === "expression" ? (region.text.length > 4 ? region.text : undefined) : `"${region.text}"`;
+  const shown = diagnostics.filter((d) => !heldBack(d, region, needle, encloses));
   const held = diagnostics.length - shown.length;
   return held === 0 ? { shown, held } : { shown, held, recheckAt: lastEdit.at + pauseMs };
 }
 
-function heldBack(d: DiagnosticLike, region: TypingRegion): boolean {
-  const code = codeOf(d);
+/** The edit that ended at `offset` was in the token: inside it, and not in an expression of it the cursor has left. */
+function typedIn(text: string, region: TypingRegion, offset: number): boolean {
+  if (offset < region.start || offset > region.end) return false;
+  if (region.kind === "expression") return true;
+  const lineStart = region.start - region.startCharacter;
+  return expressionAt(text.slice(lineStart, region.end), offset - lineStart) === undefined;
+}
+
+function heldBack(d: DiagnosticLike, region: TypingRegion, needle: string | undefined, encloses: (line: number) => boolean): boolean {
   const { start, end } = d.range;
-  // touches: starts at or before the region's end and ends at or after its start
-  const touches = before(start, region.line, region.endCharacter) && !before(end, region.line, region.startCharacter - 1);
-  if (touches && start.line === region.line && end.line === region.line) return true;
-  if (region.kind === "expression" && code === EXPRESSION_INVALID && (touches || start.line === region.blockHeaderLine)) return true;
-  if (region.kind === "id" && code === TERMINAL_AMBIGUOUS) return terminalIds(d.data).includes(region.id ?? "");
-  return false;
+  if (start.line === region.line && end.line === region.line) {
+    // touches: starts at or before the token's end and ends at or after its start
+    if (start.character <= region.endCharacter && end.character >= region.startCharacter) return true;
+  }
+  // cheap test first (a string search), the walk over the lines above only for the few that name the token
+  return needle !== undefined && start.line <= region.line && namesToken(d, needle) && encloses(start.line);
 }
 
-/** p <= (line, character) */
-function before(p: Position, line: number, character: number): boolean {
-  return p.line < line || (p.line === line && p.character <= character);
-}
-
-function codeOf(d: DiagnosticLike): string | undefined {
-  const data = d.data;
-  if (typeof data === "object" && data !== null && typeof (data as { code?: unknown }).code === "string") return (data as { code: string }).code;
-  const code = typeof d.code === "object" ? d.code.value : d.code;
-  return code === undefined ? undefined : String(code);
-}
-
-/** terminal.ambiguous's `data.terminals[].id` (server/src/service/diagnostics.ts); a step without an id counts as "". */
-function terminalIds(data: unknown): string[] {
-  const terminals = typeof data === "object" && data !== null ? (data as { terminals?: unknown }).terminals : undefined;
-  if (!Array.isArray(terminals)) return [];
-  return terminals.map((t) => (typeof t === "object" && t !== null && typeof (t as { id?: unknown }).id === "string" ? (t as { id: string }).id : ""));
+/** The diagnostic names the token: its message quotes it (`"cho"`), or, for an expression, holds its text. */
+function namesToken(d: DiagnosticLike, needle: string): boolean {
+  const message = typeof d.message === "object" ? d.message.value : d.message;
+  return message !== undefined && message.includes(needle);
 }
 
 /**
- * The expression (`{{ … }}`, or `{{ …` not closed yet) or step-id value the cursor is in, on the
- * cursor's line; undefined elsewhere. Reads the line (and, for a YAML block scalar, the lines above it up
- * to its header), not a parse; counts lines up to the cursor unless `knownLine` is given.
+ * Whether a line encloses the token's line: the line itself, or a line above it indented less than every
+ * non-blank line between them (a parent key, a `- ` item, a block scalar's header, JSON's enclosing
+ * `"key": {`). Asked only for the few diagnostics that name the token; one regular-expression scan of
+ * the lines between answers it.
+ */
+function enclosingLines(text: string, region: TypingRegion, lineOffset?: (line: number) => number): (line: number) => boolean {
+  const tokenLineStart = region.start - region.startCharacter;
+  return (wanted: number) => {
+    if (wanted === region.line) return true;
+    // the start of line `wanted`: the caller's, else counted back from the token's line
+    let start = tokenLineStart;
+    if (lineOffset) start = lineOffset(wanted);
+    else for (let l = region.line; l > wanted && start > 0; l--) start = text.lastIndexOf("\n", start - 2) + 1;
+    const indent = indentAt(text, start);
+    if (indent >= indentAt(text, tokenLineStart)) return false;
+    // a non-blank, non-comment line between, indented as little: `wanted` is not an ancestor
+    const sibling = new RegExp(`\\n[ \\t]{0,${indent}}[^ \\t\\r\\n#]`, "g");
+    sibling.lastIndex = text.indexOf("\n", start);
+    const m = sibling.exec(text);
+    return m === null || m.index >= tokenLineStart - 1;
+  };
+}
+
+function indentAt(text: string, lineStart: number): number {
+  let i = lineStart;
+  while (text[i] === " " || text[i] === "\t") i++;
+  return i - lineStart;
+}
+
+/**
+ * The token the cursor is in, on the cursor's line; undefined on a blank line or in a comment. Reads the
+ * line, not a parse; counts lines up to the cursor unless `knownLine` is given.
  */
 export function typingRegion(text: string, cursor: number, knownLine?: number): TypingRegion | undefined {
   if (cursor < 0 || cursor > text.length) return undefined;
@@ -134,18 +167,11 @@ export function typingRegion(text: string, cursor: number, knownLine?: number): 
   if (lineEnd > lineStart && text[lineEnd - 1] === "\r") lineEnd--;
   const lineText = text.slice(lineStart, lineEnd);
   const at = cursor - lineStart;
+  const found = expressionAt(lineText, at) ?? tokenAt(lineText, at);
+  if (!found) return undefined;
+  const [kind, s, e] = found;
   const line = knownLine ?? countLines(text, lineStart);
-  const make = (kind: "expression" | "id", s: number, e: number, id?: string): TypingRegion => ({
-    kind, line, start: lineStart + s, end: lineStart + e, startCharacter: s, endCharacter: e, ...(id === undefined ? {} : { id }),
-  });
-  const expression = expressionAt(lineText, at);
-  if (expression) {
-    const header = blockHeaderLine(text, lineStart, line);
-    return { ...make("expression", expression[0], expression[1]), ...(header === undefined ? {} : { blockHeaderLine: header }) };
-  }
-  const id = idValueAt(lineText, at);
-  if (id) return make("id", id[0], id[1], lineText.slice(id[0], id[1]));
-  return undefined;
+  return { kind, line, start: lineStart + s, end: lineStart + e, startCharacter: s, endCharacter: e, text: lineText.slice(s, e) };
 }
 
 function countLines(text: string, upTo: number): number {
@@ -154,63 +180,73 @@ function countLines(text: string, upTo: number): number {
   return n;
 }
 
-/** Lines looked at above the cursor for a block scalar's header; a longer block just gets no header. */
-const MAX_BLOCK_LINES = 500;
-const BLOCK_HEADER_LINE = /(?::|^[ \t]*-)[ \t]+[|>][0-9+-]*[ \t]*(#.*)?$/;
-
-/**
- * The line of the `key: |` (or `>`) header when the line at `lineStart` is content of a YAML block
- * scalar: the first non-blank line above it that is indented less, if that line ends in a block header.
- */
-function blockHeaderLine(text: string, lineStart: number, line: number): number | undefined {
-  const indentOf = (s: string) => s.length - s.trimStart().length;
-  const own = text.slice(lineStart, text.indexOf("\n", lineStart) < 0 ? text.length : text.indexOf("\n", lineStart));
-  const indent = indentOf(own);
-  let end = lineStart - 1; // the "\n" ending the line above
-  for (let l = line - 1; l >= 0 && end >= 0 && line - l <= MAX_BLOCK_LINES; l--) {
-    const start = text.lastIndexOf("\n", end - 1) + 1;
-    const above = text.slice(start, end).replace(/\r$/, "");
-    if (above.trim() !== "" && indentOf(above) < indent) return BLOCK_HEADER_LINE.test(above) ? l : undefined;
-    end = start - 1;
-  }
-  return undefined;
-}
-
-/** `[start, end]` of the `{{ … }}` holding `at` (after its `{{`, up to just after its `}}`), or of an unclosed `{{ …` to the line's end. */
-function expressionAt(line: string, at: number): [number, number] | undefined {
+/** `[start, end]` of the `{{ … }}` holding `at` (its `{{` up to just after its `}}`), or of an unclosed `{{ …` to the line's end. */
+function expressionAt(line: string, at: number): ["expression", number, number] | undefined {
   if (at < 2) return undefined;
   const open = line.lastIndexOf("{{", at - 2);
   if (open < 0) return undefined;
   const close = line.indexOf("}}", open + 2);
   // closed before the cursor: the cursor is past this expression (just after its `}}` still counts)
   if (close >= 0 && close + 2 < at) return undefined;
-  return [open, close < 0 ? line.length : close + 2];
+  return ["expression", open, close < 0 ? line.length : close + 2];
 }
 
-// `id:` as a key: at the start of the line's content (after indentation and `- `) or after `{` or `,`
-// (JSON, YAML flow mappings); quoted ("id", 'id') or plain.
-const ID_KEY = /(?:^[ \t]*(?:-[ \t]+)*|[{,][ \t]*)(["']?)id\1[ \t]*:[ \t]*/g;
-
-/** `[start, end]` of the id value holding `at`, quotes excluded (an unclosed quote runs to the line's end). */
-function idValueAt(line: string, at: number): [number, number] | undefined {
-  ID_KEY.lastIndex = 0;
-  for (let m = ID_KEY.exec(line); m; m = ID_KEY.exec(line)) {
-    let start = m.index + m[0].length;
-    let end: number;
-    const quote = line[start];
-    if (quote === '"' || quote === "'") {
-      start++;
-      end = start;
-      while (end < line.length && line[end] !== quote) end += line[end] === "\\" && quote === '"' ? 2 : 1;
-      end = Math.min(end, line.length);
-    } else {
-      // a plain scalar: up to a flow delimiter or a comment
-      const stop = /[,}\]]|[ \t]#/.exec(line.slice(start));
-      end = stop ? start + stop.index : line.length;
-      while (end > start && (line[end - 1] === " " || line[end - 1] === "\t")) end--;
+/**
+ * The token holding `at` outside expressions, quotes excluded: the quoted string it is in (an unclosed
+ * one runs to the line's end); else, in a flow collection (`[a, b]`, `{k: v}`), the item between
+ * delimiters; else the key (up to its `:`) or the plain value after the line's first `key: ` (the whole
+ * rest of the line: `prompt: Summarize ticket: ` is one value being typed, whose `: ` YAML rejects).
+ */
+function tokenAt(line: string, at: number): ["token", number, number] | undefined {
+  // quoted strings and flow delimiters, left to right (a `#` after a space starts a comment)
+  let flowStart = -1;
+  let flowDepth = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < line.length && line[j] !== c) j += line[j] === "\\" && c === '"' ? 2 : 1;
+      const close = Math.min(j, line.length);
+      if (i < at && at <= close) return ["token", i + 1, close];
+      i = close;
+    } else if (c === "#" && (i === 0 || line[i - 1] === " " || line[i - 1] === "\t")) {
+      if (at > i) return undefined; // in a comment
+      break;
+    } else if (i >= at) {
+      break;
+    } else if (c === "[" || c === "{") {
+      flowDepth++;
+      flowStart = i + 1;
+    } else if (c === "]" || c === "}") {
+      flowDepth = Math.max(0, flowDepth - 1);
+      flowStart = i + 1;
+    } else if (c === "," && flowDepth > 0) {
+      flowStart = i + 1;
+    } else if (c === ":" && flowDepth > 0 && (line[i + 1] === " " || i + 1 === at)) {
+      flowStart = i + 1; // `{key: value}`: the value
     }
-    if (start <= at && at <= end) return [start, end];
-    if (ID_KEY.lastIndex <= m.index) ID_KEY.lastIndex = m.index + 1;
   }
-  return undefined;
+  let start: number;
+  let stop: RegExp;
+  if (flowDepth > 0) {
+    start = flowStart;
+    stop = /[,\]}]|[ \t]#/;
+  } else {
+    // block context: `[- ]*key: value`, `- value`, or a key alone
+    const lead = /^[ \t]*(?:-[ \t]+)*/.exec(line)![0].length;
+    const key = /^[^:#]*?:(?=[ \t]|$)/.exec(line.slice(lead));
+    const valueStart = key ? lead + key[0].length : -1;
+    if (key && at >= valueStart) start = valueStart;
+    else if (lead === line.length) return undefined; // a blank line
+    else start = lead;
+    stop = key && at < valueStart ? /:(?=[ \t]|$)/ : /[ \t]#/;
+  }
+  while (start < line.length && (line[start] === " " || line[start] === "\t")) start++;
+  if (at < start) return undefined;
+  const m = stop.exec(line.slice(start));
+  let end = m ? start + m.index : line.length;
+  while (end > start && (line[end - 1] === " " || line[end - 1] === "\t")) end--;
+  // the cursor just after the token's last character, or after spaces typed after it (`ticket: `)
+  if (at > end && line.slice(end, at).trim() === "") end = at;
+  return at <= end ? ["token", start, end] : undefined;
 }

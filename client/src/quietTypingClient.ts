@@ -1,20 +1,21 @@
-// Quiet typing in VS Code: no squiggle on the expression or step id the user is still typing in, until
-// they pause (`lwir.validation.typingPause` ms after the last edit) or move the cursor away. The server
-// cannot know the cursor, so this lives in the client; other editors keep the server's diagnostics as is.
-// What to hold back is decided by quietTyping.ts (pure); this file is the glue:
+// Quiet typing in VS Code: no squiggle on the token the user is still typing, until they pause
+// (`lwir.validation.typingPause` ms after the last edit) or move the cursor away. The server cannot know
+// the cursor, so this lives in the client; other editors keep the server's diagnostics as is. What to
+// hold back is decided by quietTyping.ts (pure), its state over time is quietTypingSession.ts (no
+// `vscode`, unit-tested with a scripted clock); this file is the glue:
 //
 // - VS Code pulls diagnostics (textDocument/diagnostic; the server pushes none to it). The
-//   `provideDiagnostics` middleware keeps the server's full report per document and hands the client
-//   the report minus what is held back. An Unchanged report is turned into a Full one from the kept
-//   report, so a re-pull never leaves a stale filtered list in place.
-// - When the pause ends (a timer at `recheckAt`) or the cursor leaves (onDidChangeTextEditorSelection),
-//   the client is made to pull again (the provider's onDidChangeDiagnosticsEmitter) and, for that
-//   synchronous burst, the middleware answers every document whose kept report is for its current
-//   version from the kept report: the settled list is exactly the server's, with no server round trip.
+//   `provideDiagnostics` middleware gives the session each full report and hands the client what the
+//   session says to show. An Unchanged report is turned into a Full one from the kept report, so a
+//   re-pull never leaves a stale filtered list in place.
+// - The session asks for a re-pull when the pause ends or the cursor leaves: the provider's
+//   onDidChangeDiagnosticsEmitter is fired and, for that synchronous burst (`replaying`), the middleware
+//   answers from the kept report when it is for the document's current version; otherwise the pull
+//   goes to the server as usual.
 import * as vscode from "vscode";
 import { DocumentDiagnosticRequest, type BaseLanguageClient, type Middleware, type ProvideDiagnosticSignature, type vsdiag } from "vscode-languageclient";
 import { SETTINGS_SECTION } from "../../server/src/protocol";
-import { editIsRecent, quietDiagnostics, type LastEdit } from "./quietTyping";
+import { QuietSession, type SessionDocument, type ShownReport } from "./quietTypingSession";
 
 /** `lwir.validation.typingPause`: see package.json. */
 const PAUSE_SETTING = "validation.typingPause";
@@ -23,24 +24,15 @@ export const DEFAULT_TYPING_PAUSE_MS = 1500;
 // vsdiag.DocumentDiagnosticReportKind is a type-only enum in the client's typings; its values are these.
 const FULL = "full" as vsdiag.DocumentDiagnosticReportKind.full;
 
-interface Kept {
-  /** The document version the report was asked for. */
-  version: number;
-  resultId: string | undefined;
-  /** The server's diagnostics, as converted by the client. */
-  items: vscode.Diagnostic[];
-  /** What the client was last given (a subset of `items`, same order). */
-  shown: vscode.Diagnostic[];
-}
-
 export class QuietTyping implements vscode.Disposable {
   private client: BaseLanguageClient | undefined;
   private pauseMs = readPause();
-  private readonly kept = new Map<string, Kept>();
-  private readonly edits = new Map<string, LastEdit>();
-  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** True while re-pulls we triggered are being started: they are answered from `kept`. */
+  private readonly session: QuietSession<vscode.Diagnostic>;
+  /** True while re-pulls the session asked for are being started: they are answered from the kept report. */
   private replaying = false;
+  private readonly shownEmitter = new vscode.EventEmitter<{ uri: vscode.Uri; report: ShownReport<vscode.Diagnostic> }>();
+  /** Fired each time the editor is given a list of diagnostics for a document (the indicators follow it). */
+  readonly onDidShow = this.shownEmitter.event;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   readonly middleware: Middleware = {
@@ -48,14 +40,24 @@ export class QuietTyping implements vscode.Disposable {
   };
 
   constructor() {
+    this.session = new QuietSession<vscode.Diagnostic>(
+      { now: Date.now, setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
+      () => this.pauseMs,
+      (doc) => this.replay(doc.key),
+      (report) => {
+        const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === report.key);
+        if (document) this.shownEmitter.fire({ uri: document.uri, report });
+      },
+    );
     this.subscriptions.push(
+      this.shownEmitter,
       vscode.workspace.onDidChangeTextDocument((event) => this.edited(event)),
-      vscode.window.onDidChangeTextEditorSelection((event) => this.recheck(event.textEditor.document)),
-      vscode.workspace.onDidCloseTextDocument((document) => this.forget(document.uri.toString())),
+      vscode.window.onDidChangeTextEditorSelection((event) => this.session.recheck(sessionDocument(event.textEditor.document))),
+      vscode.workspace.onDidCloseTextDocument((document) => this.session.forget(document.uri.toString())),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!event.affectsConfiguration(`${SETTINGS_SECTION}.${PAUSE_SETTING}`)) return;
         this.pauseMs = readPause();
-        for (const document of vscode.workspace.textDocuments) this.recheck(document);
+        for (const document of vscode.workspace.textDocuments) this.session.recheck(sessionDocument(document));
       }),
     );
   }
@@ -65,9 +67,13 @@ export class QuietTyping implements vscode.Disposable {
     this.client = client;
   }
 
+  /** What the editor was last given for a document, if anything. */
+  current(uri: vscode.Uri): ShownReport<vscode.Diagnostic> | undefined {
+    return this.session.current(uri.toString());
+  }
+
   dispose(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    this.session.dispose();
     for (const s of this.subscriptions) s.dispose();
   }
 
@@ -75,69 +81,25 @@ export class QuietTyping implements vscode.Disposable {
     document: vscode.TextDocument | vscode.Uri, previousResultId: string | undefined, token: vscode.CancellationToken, next: ProvideDiagnosticSignature,
   ): Promise<vsdiag.DocumentDiagnosticReport | undefined | null> {
     if (document instanceof vscode.Uri) return next(document, previousResultId, token);
-    const key = document.uri.toString();
+    const doc = sessionDocument(document);
     // Checked before any await: only the pulls `replay` starts see `replaying` set.
-    const kept = this.kept.get(key);
-    if (this.replaying && kept && kept.version === document.version) return { kind: FULL, resultId: kept.resultId, items: this.filter(document, kept) };
+    if (this.replaying) {
+      const answer = this.session.answerFromKept(doc);
+      if (answer) return { kind: FULL, resultId: answer.resultId, items: answer.items };
+    }
     const version = document.version;
     const report = await next(document, previousResultId, token);
     if (!report) return report;
-    if (report.kind === FULL) {
-      const entry: Kept = { version, resultId: report.resultId, items: report.items, shown: report.items };
-      this.kept.set(key, entry);
-      return { ...report, items: this.filter(document, entry) };
-    }
+    if (report.kind === FULL) return { ...report, items: this.session.full(doc, version, report.resultId, report.items) };
     // Unchanged: what the client shows may be a filtered list of this result; give it what to show now.
-    const latest = this.kept.get(key);
-    if (latest && latest.resultId === report.resultId) return { kind: FULL, resultId: latest.resultId, items: this.filter(document, latest) };
-    return report;
+    const items = this.session.unchanged(doc, report.resultId);
+    return items ? { kind: FULL, resultId: report.resultId, items } : report;
   }
 
-  /** What to show of `kept` now; records it and sets the timer for the end of the pause. */
-  private filter(document: vscode.TextDocument, kept: Kept): vscode.Diagnostic[] {
-    const key = document.uri.toString();
-    this.clearTimer(key);
-    const { shown, recheckAt } = this.decide(document, kept);
-    kept.shown = shown;
-    if (recheckAt !== undefined) {
-      this.timers.set(key, setTimeout(() => {
-        this.timers.delete(key);
-        this.recheck(document);
-      }, Math.max(0, recheckAt - Date.now())));
-    }
-    return shown;
-  }
-
-  private decide(document: vscode.TextDocument, kept: Kept): { shown: vscode.Diagnostic[]; recheckAt?: number } {
-    const lastEdit = this.edits.get(document.uri.toString());
-    const now = Date.now();
-    // The common case (no recent edit) reads neither the text nor the cursor.
-    if (!editIsRecent(lastEdit, now, this.pauseMs)) return { shown: kept.items };
-    const editor = editorOf(document);
-    const result = quietDiagnostics({
-      text: document.getText(),
-      cursor: editor ? document.offsetAt(editor.selection.active) : undefined,
-      cursorLine: editor?.selection.active.line,
-      lastEdit,
-      now,
-      pauseMs: this.pauseMs,
-      diagnostics: kept.items,
-    });
-    return result.held === 0 ? { shown: kept.items } : result;
-  }
-
-  /** After the pause, a cursor move or a setting change: if what should be shown differs from what is, re-pull. */
-  private recheck(document: vscode.TextDocument): void {
-    const kept = this.kept.get(document.uri.toString());
-    if (!kept || kept.shown === kept.items || kept.version !== document.version) return;
-    const before = kept.shown;
-    const { shown } = this.decide(document, kept);
-    if (shown.length !== before.length || shown.some((d, i) => d !== before[i])) this.replay(document);
-  }
-
-  /** Makes the client pull again; `provide` answers from `kept` while the pulls start (synchronously). */
-  private replay(document: vscode.TextDocument): void {
-    const provider = this.client?.isRunning() ? this.client.getFeature(DocumentDiagnosticRequest.method)?.getProvider(document) : undefined;
+  /** Makes the client pull again; `provide` answers from the kept report while the pulls start (synchronously). */
+  private replay(key: string): void {
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    const provider = document && this.client?.isRunning() ? this.client.getFeature(DocumentDiagnosticRequest.method)?.getProvider(document) : undefined;
     if (!provider) return;
     this.replaying = true;
     try {
@@ -157,20 +119,24 @@ export class QuietTyping implements vscode.Disposable {
       shift += c.text.length - c.rangeLength;
       return end;
     });
-    this.edits.set(event.document.uri.toString(), { at: Date.now(), offsets });
+    this.session.edited(event.document.uri.toString(), offsets);
   }
+}
 
-  private forget(key: string): void {
-    this.clearTimer(key);
-    this.kept.delete(key);
-    this.edits.delete(key);
-  }
-
-  private clearTimer(key: string): void {
-    const timer = this.timers.get(key);
-    if (timer !== undefined) clearTimeout(timer);
-    this.timers.delete(key);
-  }
+/** The session's view of a VS Code document: live (the version, text and cursor are read when asked). */
+function sessionDocument(document: vscode.TextDocument): SessionDocument {
+  return {
+    key: document.uri.toString(),
+    get version() {
+      return document.version;
+    },
+    text: () => document.getText(),
+    lineOffset: (line) => document.offsetAt(new vscode.Position(line, 0)),
+    cursor: () => {
+      const editor = editorOf(document);
+      return editor ? { offset: document.offsetAt(editor.selection.active), line: editor.selection.active.line } : undefined;
+    },
+  };
 }
 
 function readPause(): number {

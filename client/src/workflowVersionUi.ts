@@ -1,10 +1,15 @@
 // WorkflowVersion in VS Code, for the Node and browser extensions alike: the commands "LWIR: Copy
 // WorkflowVersion id" and "LWIR: Show canonical JSON" (a read-only virtual document, scheme
-// `lwir-canonical:`), and a status bar item for the active LWIR document (valid + id, or its problem
-// count). All of it asks the server's `lwir/workflowVersion` request; nothing is computed here.
+// `lwir-canonical:`), and the indicators of the active LWIR document: the status bar item and the
+// WorkflowVersion code lens, drawn from one record per document (indicators.ts says the rule): the
+// diagnostics the editor was given for a version (quiet typing reports each list) and the server's
+// `lwir/workflowVersion` verdict on that same version. Nothing is computed here.
 import * as vscode from "vscode";
-import type { BaseLanguageClient } from "vscode-languageclient";
+import { CodeLensRequest, type BaseLanguageClient, type Middleware } from "vscode-languageclient";
 import { vsCodeReportsJsonSyntax } from "./clientOptions";
+import { indicators, plural, type Indicators, type ShownCounts } from "./indicators";
+import type { QuietTyping } from "./quietTypingClient";
+import type { ShownReport } from "./quietTypingSession";
 import {
   ACTIVE_LWIR_CONTEXT, COPY_WORKFLOW_VERSION_COMMAND, SHOW_CANONICAL_JSON_COMMAND, SHOW_PROBLEMS_COMMAND, WORKFLOW_VERSION_REQUEST,
   type CopyWorkflowVersionArgs, type WorkflowVersionParams, type WorkflowVersionResult,
@@ -13,16 +18,16 @@ import {
 /** The scheme of the read-only canonical JSON views (the client's own: the server never sees them). */
 const CANONICAL_SCHEME = "lwir-canonical";
 const LANGUAGES = new Set(["json", "jsonc", "yaml"]);
-const STATUS_DELAY_MS = 150;
 
-export function registerFeatures(context: vscode.ExtensionContext, client: BaseLanguageClient): void {
+export function registerFeatures(context: vscode.ExtensionContext, client: BaseLanguageClient, records: IndicatorRecords): void {
   const ask = async (uri: vscode.Uri, canonicalJson = false): Promise<WorkflowVersionResult | null> => {
     if (!client.isRunning()) return null;
     const params: WorkflowVersionParams = { uri: client.code2ProtocolConverter.asUri(uri), canonicalJson };
     return client.sendRequest<WorkflowVersionResult | null>(WORKFLOW_VERSION_REQUEST, params);
   };
   const canonical = new CanonicalDocuments(ask);
-  const status = new WorkflowVersionStatus(ask);
+  records.attach(client, ask);
+  const status = new WorkflowVersionStatus(ask, records);
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(CANONICAL_SCHEME, canonical),
     canonical,
@@ -44,10 +49,6 @@ function sourceUri(arg: unknown): vscode.Uri | undefined {
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /** Why a result has no WorkflowVersion, as a sentence. */
@@ -118,74 +119,162 @@ class CanonicalDocuments implements vscode.TextDocumentContentProvider, vscode.D
   }
 }
 
-/** The status bar item of the active LWIR document; hidden for other editors. */
+/** One record: the diagnostics the editor shows for a version of the text, and the server's verdict on that version. */
+interface IndicatorRecord {
+  version: number;
+  verdict: WorkflowVersionResult;
+  counts: ShownCounts;
+  words: Indicators;
+}
+
+/**
+ * The records of the open LWIR documents. Created before the client (its middleware rewrites the
+ * WorkflowVersion lens from the record); fed by quiet typing's reports of what the editor was given.
+ */
+export class IndicatorRecords implements vscode.Disposable {
+  private readonly records = new Map<string, IndicatorRecord>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  /** A document's record changed (the status bar redraws; the lens is asked again). */
+  readonly onDidChange = this.changed.event;
+  private client: BaseLanguageClient | undefined;
+  private ask: Ask | undefined;
+  private readonly listeners: vscode.Disposable[];
+
+  readonly middleware: Middleware = {
+    provideCodeLenses: async (document, token, next) => this.rewriteLenses(document, await next(document, token)),
+  };
+
+  constructor(quiet: QuietTyping) {
+    this.listeners = [
+      this.changed,
+      quiet.onDidShow(({ uri, report }) => void this.shown(uri, report)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.records.delete(d.uri.toString())),
+    ];
+  }
+
+  attach(client: BaseLanguageClient, ask: Ask): void {
+    this.client = client;
+    this.ask = ask;
+  }
+
+  get(uri: vscode.Uri): IndicatorRecord | undefined {
+    return this.records.get(uri.toString());
+  }
+
+  /** The editor was given a list for `report.version`: ask the verdict; keep it only if it is for that same version. */
+  private async shown(uri: vscode.Uri, report: ShownReport<vscode.Diagnostic>): Promise<void> {
+    const verdict = await this.ask?.(uri).catch(() => null);
+    if (!verdict) return;
+    // A verdict on a newer text: that text's own report is on its way, and brings its own verdict.
+    if (verdict.version !== undefined && verdict.version !== report.version) return;
+    const counts = countShown(report);
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const words = indicators(verdict, counts, document !== undefined && vsCodeReportsJsonSyntax(document.uri, document.languageId));
+    const old = this.records.get(uri.toString());
+    if (old && old.version > report.version) return;
+    this.records.set(uri.toString(), { version: report.version, verdict, counts, words });
+    this.changed.fire(uri);
+    if (!old || old.words.lens !== words.lens || old.words.lensTooltip !== words.lensTooltip) this.refreshLenses(uri);
+  }
+
+  /** The WorkflowVersion lens (the server's, on `apiVersion`) with the record's words. */
+  private rewriteLenses(document: vscode.TextDocument, lenses: vscode.CodeLens[] | null | undefined): vscode.CodeLens[] | null | undefined {
+    if (!lenses) return lenses;
+    const record = this.records.get(document.uri.toString());
+    const out: vscode.CodeLens[] = [];
+    for (const lens of lenses) {
+      const command = lens.command?.command;
+      if (command !== COPY_WORKFLOW_VERSION_COMMAND && command !== SHOW_PROBLEMS_COMMAND) {
+        out.push(lens);
+        continue;
+      }
+      const words = record?.words;
+      // before the first record: the server's lens (it counts as the rule does, without the held state)
+      if (!words) {
+        out.push(lens);
+        continue;
+      }
+      if (words.lens === undefined) continue;
+      const title = words.lens;
+      const valid = words.state === "valid" && record!.verdict.id !== null;
+      const args: CopyWorkflowVersionArgs | undefined = valid ? { uri: record!.verdict.uri, id: record!.verdict.id! } : undefined;
+      out.push(new vscode.CodeLens(lens.range, {
+        title,
+        tooltip: words.lensTooltip,
+        command: valid ? COPY_WORKFLOW_VERSION_COMMAND : SHOW_PROBLEMS_COMMAND,
+        arguments: args ? [args] : [],
+      }));
+    }
+    return out;
+  }
+
+  private refreshLenses(uri: vscode.Uri): void {
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (!document || !this.client?.isRunning()) return;
+    this.client.getFeature(CodeLensRequest.method)?.getProvider(document)?.onDidChangeCodeLensEmitter.fire();
+  }
+
+  dispose(): void {
+    for (const l of this.listeners) l.dispose();
+  }
+}
+
+/** Errors and warnings the editor shows (what the tab's badge counts), and how many are held back. */
+function countShown(report: ShownReport<vscode.Diagnostic>): ShownCounts {
+  let errors = 0;
+  let warnings = 0;
+  for (const d of report.shown) {
+    if (d.severity === vscode.DiagnosticSeverity.Error) errors++;
+    else if (d.severity === vscode.DiagnosticSeverity.Warning) warnings++;
+  }
+  return { errors, warnings, held: report.held };
+}
+
+/** The status bar item of the active LWIR document, drawn from its record; hidden for other editors. */
 class WorkflowVersionStatus implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("lwir.workflowVersion", vscode.StatusBarAlignment.Right, 100);
   private readonly listeners: vscode.Disposable[];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  /** Bumped per update, so a late answer for an earlier editor or version is dropped. */
+  /** Bumped per update, so a late answer for an earlier editor is dropped. */
   private generation = 0;
 
-  constructor(private readonly ask: Ask) {
+  constructor(private readonly ask: Ask, private readonly records: IndicatorRecords) {
     this.item.name = "LWIR WorkflowVersion";
     const isActive = (uri: vscode.Uri) => vscode.window.activeTextEditor?.document.uri.toString() === uri.toString();
     this.listeners = [
-      vscode.window.onDidChangeActiveTextEditor(() => this.schedule(0)),
-      vscode.languages.onDidChangeDiagnostics((e) => { if (e.uris.some(isActive)) this.schedule(); }),
-      vscode.workspace.onDidChangeTextDocument((e) => { if (isActive(e.document.uri)) this.schedule(); }),
-      vscode.workspace.onDidCloseTextDocument((d) => { if (isActive(d.uri)) this.schedule(0); }),
+      vscode.window.onDidChangeActiveTextEditor(() => void this.update()),
+      records.onDidChange((uri) => { if (isActive(uri)) void this.update(); }),
+      vscode.workspace.onDidCloseTextDocument((d) => { if (isActive(d.uri)) void this.update(); }),
     ];
-    this.schedule(0);
-  }
-
-  private schedule(delay = STATUS_DELAY_MS): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => { this.timer = undefined; void this.update(); }, delay);
+    void this.update();
   }
 
   private async update(): Promise<void> {
     const generation = ++this.generation;
     const doc = vscode.window.activeTextEditor?.document;
-    let result: WorkflowVersionResult | null = null;
-    if (doc && LANGUAGES.has(doc.languageId) && doc.uri.scheme !== CANONICAL_SCHEME) {
-      result = await this.ask(doc.uri).catch(() => null);
+    const record = doc ? this.records.get(doc.uri) : undefined;
+    let lwir = record !== undefined;
+    if (!record && doc && LANGUAGES.has(doc.languageId) && doc.uri.scheme !== CANONICAL_SCHEME) {
+      // no record yet: is it an LWIR document at all? (its record follows its first diagnostics)
+      lwir = (await this.ask(doc.uri).catch(() => null)) !== null;
+      if (generation !== this.generation) return;
     }
-    if (generation !== this.generation) return;
-    void vscode.commands.executeCommand("setContext", ACTIVE_LWIR_CONTEXT, result !== null);
-    if (result === null) return void this.item.hide();
-    this.render(result, doc !== undefined && vsCodeReportsJsonSyntax(doc.uri, doc.languageId));
+    void vscode.commands.executeCommand("setContext", ACTIVE_LWIR_CONTEXT, lwir);
+    if (!lwir) return void this.item.hide();
+    const words = record?.words;
+    this.item.text = words?.status ?? "$(sync~spin) LWIR";
+    this.item.tooltip = words?.statusTooltip ?? "LWIR: checking…";
+    if (words?.state === "valid" && record!.verdict.id !== null) {
+      const args: CopyWorkflowVersionArgs = { uri: record!.verdict.uri, id: record!.verdict.id };
+      this.item.command = { title: "Copy WorkflowVersion id", command: COPY_WORKFLOW_VERSION_COMMAND, arguments: [args] };
+    } else if (words && words.state !== "empty" && words.state !== "tooLarge") {
+      this.item.command = { title: "Show problems", command: SHOW_PROBLEMS_COMMAND };
+    } else {
+      this.item.command = undefined;
+    }
     this.item.show();
   }
 
-  /** `editorListsSyntaxErrors`: VS Code's JSON support lists them, not us (jsonSyntaxErrors.ts), maybe a different number. */
-  private render(result: WorkflowVersionResult, editorListsSyntaxErrors: boolean): void {
-    const item = this.item;
-    if (result.valid && result.id !== null) {
-      const args: CopyWorkflowVersionArgs = { uri: result.uri, id: result.id };
-      item.text = `$(pass) ${result.id}`;
-      item.tooltip = `LWIR: valid\nWorkflowVersion ${result.id}\n${result.hash ?? ""}\nClick to copy the id`;
-      item.command = { title: "Copy WorkflowVersion id", command: COPY_WORKFLOW_VERSION_COMMAND, arguments: [args] };
-    } else if (result.empty) {
-      item.text = "$(info) LWIR: empty";
-      item.tooltip = "An empty LWIR document: Ctrl+Space offers \"New workflow\", a workflow that validates as written";
-      item.command = undefined;
-    } else if (result.tooLarge) {
-      item.text = "$(warning) LWIR: not analysed";
-      item.tooltip = whyNot(result);
-      item.command = undefined;
-    } else if (editorListsSyntaxErrors && (result.syntaxErrors ?? 0) > 0) {
-      item.text = "$(error) LWIR: not valid JSON";
-      item.tooltip = "This LWIR document is not valid JSON: the Problems panel lists where (VS Code's JSON support finds the syntax errors). It has a WorkflowVersion once it is valid.\nClick to open the Problems panel";
-      item.command = { title: "Show problems", command: SHOW_PROBLEMS_COMMAND };
-    } else {
-      item.text = `$(error) LWIR: ${plural(result.problems, "problem")}`;
-      item.tooltip = `${whyNot(result)}\nClick to open the Problems panel`;
-      item.command = { title: "Show problems", command: SHOW_PROBLEMS_COMMAND };
-    }
-  }
-
   dispose(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
     this.generation++;
     for (const l of this.listeners) l.dispose();
     this.item.dispose();

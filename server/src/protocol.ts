@@ -42,6 +42,8 @@ export interface WorkflowVersionResult {
    * written (the editor shows an info notice, not the findings of an empty value); `problems` is 0.
    */
   empty?: true;
+  /** The version of the open document this answer is for (absent for a file that is not open). */
+  version?: number;
   /** When asked for: the canonical JSON the hash is taken of (catalog 6.1); absent when the value has none (it does not parse, or is not hashable). */
   canonicalJson?: string;
 }

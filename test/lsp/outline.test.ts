@@ -62,7 +62,7 @@ describe("outline features over LSP", () => {
       assert.deepEqual(lenses[0].command?.arguments, [{ uri, id }]);
 
       const info: WorkflowVersionResult = await client.request("lwir/workflowVersion", { uri });
-      assert.deepEqual(info, { uri, valid: true, id, hash, problems: 0 });
+      assert.deepEqual(info, { uri, valid: true, id, hash, problems: 0, version: 1 }, "the answer says which version of the text it is about");
       const full: WorkflowVersionResult = await client.request("lwir/workflowVersion", { uri, canonicalJson: true });
       assert.equal(full.canonicalJson, canonicalJson(outlineWorkflow()));
       assert.deepEqual(await client.request("lwir/workflowVersion", textDocument(uri)), info, "also with {textDocument: {uri}}");
@@ -81,12 +81,13 @@ describe("outline features over LSP", () => {
       assert.deepEqual(tokenSummary(decodeTokens(tokens.data, text)), SCOPED_TOKENS);
       const [lens]: CodeLens[] = await client.request("textDocument/codeLens", textDocument(uri));
       assert.equal(lens.command?.title, `${problems} problems`);
-      assert.deepEqual(await client.request("lwir/workflowVersion", { uri }), { uri, valid: false, id: null, hash: null, problems });
+      assert.deepEqual(await client.request("lwir/workflowVersion", { uri }), { uri, valid: false, id: null, hash: null, problems, version: 1 });
 
       // replace the whole text with the valid workflow: the next answers are about the new version at once
       client.change(uri, 2, [{ text: render(outlineWorkflow(), format) }]);
       const info: WorkflowVersionResult = await client.request("lwir/workflowVersion", { uri });
       assert.equal(info.id, workflowVersionOf(outlineWorkflow()).id);
+      assert.equal(info.version, 2);
       client.close(uri);
     });
 

@@ -190,43 +190,47 @@ describe("typingRegion", () => {
   const region = (marked: string) => {
     const { text, cursor } = withCursor(marked);
     const r = typingRegion(text, cursor);
-    return r && { kind: r.kind, text: text.slice(r.start, r.end), id: r.id };
+    return r && { kind: r.kind, text: r.text };
   };
 
   test("expressions: closed, unclosed, just after `}}`; not before `{{` nor after a closed one", () => {
-    assert.deepEqual(region('  prompt: "a {{ steps.| }} b"'), { kind: "expression", text: "{{ steps. }}", id: undefined });
-    assert.deepEqual(region("  prompt: a {{ steps.cl|"), { kind: "expression", text: "{{ steps.cl", id: undefined });
-    assert.deepEqual(region('  "prompt": "{{ x }}|"'), { kind: "expression", text: "{{ x }}", id: undefined });
-    assert.equal(region('  prompt: "a |{{ x }} b"'), undefined);
-    assert.equal(region('  prompt: "{{ x }} b|"'), undefined);
-    assert.deepEqual(region('  prompt: "{{ x }} {{ y|"'), { kind: "expression", text: "{{ y\"", id: undefined });
+    assert.deepEqual(region('  prompt: "a {{ steps.| }} b"'), { kind: "expression", text: "{{ steps. }}" });
+    assert.deepEqual(region("  prompt: a {{ steps.cl|"), { kind: "expression", text: "{{ steps.cl" });
+    assert.deepEqual(region('  "prompt": "{{ x }}|"'), { kind: "expression", text: "{{ x }}" });
+    assert.deepEqual(region('  prompt: "a |{{ x }} b"'), { kind: "token", text: "a {{ x }} b" });
+    assert.deepEqual(region('  prompt: "{{ x }} {{ y|"'), { kind: "expression", text: "{{ y\"" });
   });
 
-  test("step ids: YAML plain and quoted, JSON, JSON on one line; not a word `id:` in prose", () => {
-    assert.deepEqual(region("  - id: dra|"), { kind: "id", text: "dra", id: "dra" });
-    assert.deepEqual(region("  - id: |"), { kind: "id", text: "", id: "" });
-    assert.deepEqual(region("    id: 'dr|aft'  # new"), { kind: "id", text: "draft", id: "draft" });
-    assert.deepEqual(region('      "id": "dra|",'), { kind: "id", text: "dra", id: "dra" });
-    assert.deepEqual(region('    {"id": "a", "uses": "x"}, {"id": "b|", "uses": "y"}'), { kind: "id", text: "b", id: "b" });
-    assert.deepEqual(region("  - {id: dr|, uses: ai.generate}"), { kind: "id", text: "dr", id: "dr" });
-    assert.equal(region('    prompt: "the id: x|"'), undefined);
-    assert.equal(region("    uses: ai.gen|"), undefined);
+  test("step ids: YAML plain and quoted, JSON, JSON on one line, a YAML flow mapping", () => {
+    assert.deepEqual(region("  - id: dra|"), { kind: "token", text: "dra" });
+    assert.deepEqual(region("  - id: |"), { kind: "token", text: "" });
+    assert.deepEqual(region("    id: 'dr|aft'  # new"), { kind: "token", text: "draft" });
+    assert.deepEqual(region('      "id": "dra|",'), { kind: "token", text: "dra" });
+    assert.deepEqual(region('    {"id": "a", "uses": "x"}, {"id": "b|", "uses": "y"}'), { kind: "token", text: "b" });
+    assert.deepEqual(region("  - {id: dr|, uses: ai.generate}"), { kind: "token", text: "dr" });
   });
 
-  test("an expression in a YAML block scalar knows its header line; elsewhere there is none", () => {
-    const block = withCursor("steps:\n  - with:\n      prompt: |\n        one\n\n        two {{ x^ }}\n", "^");
-    assert.equal(typingRegion(block.text, block.cursor)?.blockHeaderLine, 2);
-    const plain = withCursor('steps:\n  - with:\n      prompt: "two {{ x| }}"\n');
-    assert.equal(typingRegion(plain.text, plain.cursor)?.blockHeaderLine, undefined);
-    const notBlock = withCursor("a:\n  b: c\n    {{ x| }}\n");
-    assert.equal(typingRegion(notBlock.text, notBlock.cursor)?.blockHeaderLine, undefined);
+  test("every other token: values, flow items, block items, keys, a plain value with a colon", () => {
+    assert.deepEqual(region("    uses: ai.gen|"), { kind: "token", text: "ai.gen" });
+    assert.deepEqual(region("        to: draft-re|"), { kind: "token", text: "draft-re" });
+    assert.deepEqual(region("    needs: [fetch, cla|]"), { kind: "token", text: "cla" });
+    assert.deepEqual(region("    needs: [fetch, cla|"), { kind: "token", text: "cla" });
+    assert.deepEqual(region("      - cla|"), { kind: "token", text: "cla" });
+    assert.deepEqual(region('      "needs": ["fetch", "cla|"],'), { kind: "token", text: "cla" });
+    assert.deepEqual(region("      mode: cho|"), { kind: "token", text: "cho" });
+    assert.deepEqual(region("    outp|"), { kind: "token", text: "outp" });
+    assert.deepEqual(region("    mo|de: text"), { kind: "token", text: "mode" });
+    assert.deepEqual(region("      prompt: Summarize the ticket: |"), { kind: "token", text: "Summarize the ticket: " });
+    assert.deepEqual(region('    prompt: "the id: x|"'), { kind: "token", text: "the id: x" });
+    assert.equal(region("    uses: x  # a comm|ent"), undefined);
+    assert.equal(region("   |"), undefined);
   });
 
   test("CRLF line ends", () => {
     const { text, cursor } = withCursor("steps:\r\n  - id: ab|\r\n    uses: x\r\n");
     const r = typingRegion(text, cursor);
     assert.equal(r?.line, 1);
-    assert.equal(text.slice(r!.start, r!.end), "ab");
+    assert.equal(r?.text, "ab");
   });
 });
 
@@ -240,3 +244,91 @@ test("the cursor's line, when given, gives the same decision as counting", () =>
   assert.deepEqual(quietDiagnostics({ ...base, cursorLine: line }), counted);
   assert.equal(typingRegion(doc.text, doc.cursor)?.line, line);
 });
+
+// ---- every token being typed (issue #22): each case is the text as it stands mid-typing, the cursor
+// at the end of what was just typed. What the server reports about that token is held; the rest shown.
+describe("every token being typed is quiet; nothing else is held", () => {
+  const yamlDecision = (target: string) =>
+    YAML_HEAD + yamlStep("fetch", '"Fetch"') +
+    `  - id: route\n    uses: decision\n    needs: [fetch]\n    with:\n      cases:\n        - when: "{{ steps.fetch.output == 'a' }}"\n          to: ${target}\n      default: done\n` +
+    yamlStep("done", '"Done"', "    needs: [fetch]\n");
+  const cases: Array<{ name: string; format: "yaml" | "json"; marked: string; held: string[] }> = [
+    { name: "a decision target (`to:`)", format: "yaml", marked: yamlDecision("draft-re|"), held: ["decision.target_not_in_scope"] },
+    { name: "a decision's `default:`", format: "yaml", marked: yamlDecision("done").replace("default: done", "default: do|"), held: ["decision.target_not_in_scope"] },
+    { name: "a `needs` item in a flow sequence", format: "yaml", marked: YAML_HEAD + yamlStep("fetch", '"Fetch"') + yamlStep("classify", '"Classify {{ steps.fetch.output }}"', "    needs: [fet|]\n"), held: ["step.missing_dependency"] },
+    { name: "a `needs` item in a block sequence", format: "yaml", marked: YAML_HEAD + yamlStep("fetch", '"Fetch"') + yamlStep("classify", '"Classify {{ steps.fetch.output }}"', "    needs:\n      - fet|\n"), held: ["step.missing_dependency"] },
+    { name: "a `needs` item in JSON", format: "json", marked: jsonDoc(jsonStep("fetch", '"Fetch"'), jsonStep("classify", '"Classify {{ steps.fetch.output }}"', ["fet|"])), held: ["step.missing_dependency"] },
+    { name: "a `mode:` value (its finding sits on `output:`, the line above)", format: "yaml", marked: YAML_HEAD + yamlStep("fetch", '"Fetch"').replace("mode: text", "mode: cho|"), held: ["output.invalid"] },
+    { name: "a `mode` value in JSON", format: "json", marked: jsonDoc(jsonStep("fetch", '"Fetch"').replace('"mode": "text"', '"mode": "cho|"')), held: ["output.invalid"] },
+    { name: "a model name", format: "yaml", marked: YAML_HEAD + yamlStep("fetch", '"Fetch"').replace("model: gpt-4o-mini", "model: gpt-4o-m|"), held: ["model.disallowed"] },
+    { name: "a model name in JSON", format: "json", marked: jsonDoc(jsonStep("fetch", '"Fetch"').replace('"model": "gpt-4o-mini"', '"model": "gpt-4o-m|"')), held: ["model.disallowed"] },
+    { name: "a forward reference to a step not written yet", format: "yaml", marked: YAML_HEAD + yamlStep("fetch", '"Fetch {{ steps.draft.output }}|"', "    needs: [draft]\n"), held: ["step.missing_dependency"] },
+    { name: "a plain value that just got `ticket: ` (YAML's colon error)", format: "yaml", marked: YAML_HEAD + yamlStep("fetch", "Summarize the ticket: |"), held: ["parse"] },
+    { name: "a key being typed", format: "yaml", marked: YAML_HEAD + yamlStep("fetch", '"Fetch"').replace("    output:\n      mode: text\n", "    outp|\n"), held: ["parse"] },
+    { name: "`{{ steps.` with the completion list open", format: "yaml", marked: YAML_HEAD + yamlStep("fetch", '"Fetch {{ steps.| }}"'), held: ["expression.invalid"] },
+  ];
+
+  for (const c of cases) {
+    test(`${c.format}: ${c.name}`, () => {
+      const doc = withCursor(c.marked);
+      const diagnostics = diagnose(doc.text, c.format);
+      for (const code of c.held) assert.ok(codes(diagnostics).includes(code), `the server reports ${code}: ${codes(diagnostics).join(", ")}`);
+      const typing = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + 300, pauseMs: PAUSE, diagnostics });
+      const held = diagnostics.filter((d) => !typing.shown.includes(d));
+      for (const code of c.held) assert.ok(codes(held).includes(code), `${code} held while typing; held: ${codes(held).join(", ")}; shown: ${codes(typing.shown).join(", ")}`);
+      // what is held is about the token: on the cursor's line, or naming what is typed there
+      const region = typingRegion(doc.text, doc.cursor)!;
+      for (const d of held) {
+        const onLine = d.range.start.line === region.line;
+        assert.ok(onLine || String(d.message).includes(`"${region.text}"`) || String(d.message).includes(region.text.trim()), `${codeOf(d)} held: ${d.message}`);
+      }
+      assert.equal(typing.recheckAt, T0 + PAUSE);
+      const paused = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + PAUSE, pauseMs: PAUSE, diagnostics });
+      assert.deepEqual(paused.shown, diagnostics, "after the pause: exactly the server's list");
+      const away = quietDiagnostics({ text: doc.text, cursor: 0, lastEdit: typedAt(doc.cursor), now: T0 + 300, pauseMs: PAUSE, diagnostics });
+      assert.deepEqual(away.shown, diagnostics, "the cursor left: exactly the server's list");
+    });
+  }
+
+  test("yaml: the same mistake in another step is shown while the same name is typed here", () => {
+    // step one already has model "gpt-4o-m" (a settled problem); typing the same name in step two
+    const doc = withCursor(YAML_HEAD + yamlStep("one", '"One"').replace("model: gpt-4o-mini", "model: gpt-4o-m") + yamlStep("two", '"Two"', "    needs: [one]\n").replace("model: gpt-4o-mini", "model: gpt-4o-m|"));
+    const diagnostics = diagnose(doc.text, "yaml").filter((d) => codeOf(d) === "model.disallowed");
+    assert.equal(diagnostics.length, 2);
+    const r = quietDiagnostics({ text: doc.text, cursor: doc.cursor, lastEdit: typedAt(doc.cursor), now: T0 + 300, pauseMs: PAUSE, diagnostics });
+    assert.equal(r.held, 1);
+    assert.equal(r.shown[0], diagnostics[0], "the first step's is shown");
+  });
+
+  test("any cursor, any recent edit at it: what is held lies on the cursor's line or on a line enclosing it, and names the token", () => {
+    // every position of a document with problems in many places
+    for (const [format, text] of [
+      ["yaml", YAML_HEAD + yamlStep("one", '"One {{ steps.nope.output }}"').replace("mode: text", "mode: cho") + yamlStep("two", "Summarize {{ input.x }}", "    needs: [on]\n") + yamlStep("three", '"Three"')],
+      ["yaml", YAML_HEAD + yamlStep("one", "Summarize: x")],
+      ["json", jsonDoc(jsonStep("one", '"One {{ steps.nope.output }}"').replace('"mode": "text"', '"mode": "cho"'), jsonStep("two", '"Two"', ["on"]))],
+    ] as const) {
+      const diagnostics = diagnose(text, format);
+      assert.ok(diagnostics.length >= (text.includes("Summarize: x") ? 1 : 3), codes(diagnostics).join(", "));
+      everyCursor(text, diagnostics);
+    }
+  });
+});
+
+/** At every cursor position, with an edit just ended there: what is held is on the cursor's line, or above it naming the token. */
+function everyCursor(text: string, diagnostics: ReturnType<typeof diagnose>): void {
+  {
+    let heldSomewhere = 0;
+    const lineOf = (o: number) => text.slice(0, o).split("\n").length - 1;
+    for (let cursor = 0; cursor <= text.length; cursor++) {
+      const r = quietDiagnostics({ text, cursor, lastEdit: typedAt(cursor), now: T0 + 10, pauseMs: PAUSE, diagnostics });
+      const region = typingRegion(text, cursor);
+      heldSomewhere += r.held;
+      for (const d of diagnostics.filter((x) => !r.shown.includes(x))) {
+        assert.ok(region, `held with no token at ${cursor}`);
+        assert.ok(d.range.start.line <= lineOf(cursor), `${codeOf(d)} held from below the cursor (${cursor})`);
+        if (d.range.start.line !== region!.line) assert.ok(String(d.message).includes(region!.text), `${codeOf(d)} held from line ${d.range.start.line} at ${cursor} without naming ${JSON.stringify(region!.text)}: ${d.message}`);
+      }
+    }
+    assert.ok(heldSomewhere > 0, "something is held somewhere");
+  }
+}

@@ -12,7 +12,8 @@ import {
   type ServerCapabilities,
 } from "vscode-languageserver";
 import { WORKFLOW_VERSION_REQUEST, type WorkflowVersionResult } from "../protocol";
-import { provideCodeLenses, tooLargeInfo, workflowVersionInfo } from "../service/codeLens";
+import { provideCodeLenses, shownProblemCount, tooLargeInfo, workflowVersionInfo } from "../service/codeLens";
+import { applyRuleLevels, toDiagnostics } from "../service/diagnostics";
 import { provideFoldingRanges } from "../service/folding";
 import { provideSelectionRanges } from "../service/selection";
 import { provideSemanticTokens, SEMANTIC_TOKENS_LEGEND } from "../service/semanticTokens";
@@ -28,7 +29,7 @@ export const OUTLINE_CAPABILITIES: ServerCapabilities = {
   codeLensProvider: { resolveProvider: false },
 };
 
-export function registerOutlineFeatures({ connection, documents, workspace, session }: ServerParts): ServerCapabilities {
+export function registerOutlineFeatures({ connection, documents, workspace, session, settings }: ServerParts): ServerCapabilities {
   connection.onRequest(DocumentSymbolRequest.type, session.documentRequest("documentSymbol", (params) => {
     const analysis = lwirAnalysis(workspace, params.textDocument.uri);
     return analysis ? provideDocumentSymbols(analysis) : null;
@@ -54,7 +55,10 @@ export function registerOutlineFeatures({ connection, documents, workspace, sess
   connection.onRequest(CodeLensRequest.type, session.documentRequest("codeLens", (params) => {
     const uri = params.textDocument.uri;
     const analysis = lwirAnalysis(workspace, uri);
-    return analysis ? provideCodeLenses(analysis, uri) : null;
+    if (!analysis) return null;
+    // the problems as the editor lists them (the diagnostics at the configured levels): errors and warnings
+    const shown = analysis.valid ? undefined : shownProblemCount(applyRuleLevels(toDiagnostics(analysis, { uri }), settings.current.lint.rules));
+    return provideCodeLenses(analysis, uri, shown);
   }));
 
   // lwir/workflowVersion: {uri, canonicalJson?} (or {textDocument: {uri}}) → WorkflowVersionResult, or null
@@ -62,9 +66,11 @@ export function registerOutlineFeatures({ connection, documents, workspace, sess
   const workflowVersion = session.documentRequest("workflowVersion", (params: { textDocument: { uri: string }; canonicalJson: boolean }): WorkflowVersionResult | null => {
     const uri = params.textDocument.uri;
     const state = workspace.getState(uri);
-    if (state?.kind === "tooLarge") return tooLargeInfo(uri);
+    const version = documents.get(uri)?.version;
+    const withVersion = (r: WorkflowVersionResult): WorkflowVersionResult => (version === undefined ? r : { ...r, version });
+    if (state?.kind === "tooLarge") return withVersion(tooLargeInfo(uri));
     const analysis = lwirAnalysis(workspace, uri);
-    return analysis ? workflowVersionInfo(analysis, uri, params.canonicalJson) : null;
+    return analysis ? withVersion(workflowVersionInfo(analysis, uri, params.canonicalJson)) : null;
   });
   connection.onRequest(WORKFLOW_VERSION_REQUEST, (params: unknown, token: CancellationToken) => {
     const p = isRecord(params) ? params : {};

@@ -47,10 +47,19 @@ export function plural(n: number, word: string): string {
  * The WorkflowVersion lens on the `apiVersion` key (the start of the document when it has none), and
  * "Open graph" on the `steps` key when there is one.
  */
-export function provideCodeLenses(analysis: Analysis, uri: string): CodeLens[] {
+export function provideCodeLenses(analysis: Analysis, uri: string, shownProblems?: number): CodeLens[] {
   const doc = analysis.document;
   if (isEmptyDocument(doc)) return []; // no apiVersion to put it on, and nothing to count
-  return [workflowVersionLens(analysis, uri), ...graphLens(analysis, uri)];
+  return [workflowVersionLens(analysis, uri, shownProblems), ...graphLens(analysis, uri)];
+}
+
+/**
+ * The problems the editor lists, as its badge counts them: the diagnostics that are errors or warnings
+ * (our own checks' warnings too). The lens counts these, as VS Code's status bar item does
+ * (client/src/indicators.ts), so that both say what the Problems panel and the tab's badge say.
+ */
+export function shownProblemCount(diagnostics: ReadonlyArray<{ severity?: number }>): number {
+  return diagnostics.filter((d) => d.severity === 1 || d.severity === 2).length;
 }
 
 function graphLens(analysis: Analysis, uri: string): CodeLens[] {
@@ -63,7 +72,7 @@ function graphLens(analysis: Analysis, uri: string): CodeLens[] {
   }];
 }
 
-function workflowVersionLens(analysis: Analysis, uri: string): CodeLens {
+function workflowVersionLens(analysis: Analysis, uri: string, shownProblems?: number): CodeLens {
   const doc = analysis.document;
   const loc = doc.locate(["apiVersion"]);
   const at = loc?.keyStart !== undefined && loc.keyEnd !== undefined ? doc.rangeAt(loc.keyStart, loc.keyEnd) : doc.rangeAt(0, 0);
@@ -75,6 +84,6 @@ function workflowVersionLens(analysis: Analysis, uri: string): CodeLens {
       command: { title: `WorkflowVersion ${info.id}`, command: COPY_WORKFLOW_VERSION_COMMAND, arguments: [args], tooltip: `${info.hash}\nClick to copy the id` },
     };
   }
-  const title = plural(info.problems, "problem");
+  const title = plural(shownProblems ?? info.problems, "problem");
   return { range: at, command: { title, command: SHOW_PROBLEMS_COMMAND, arguments: [], tooltip: `${title}: no WorkflowVersion until the document is valid` } };
 }
