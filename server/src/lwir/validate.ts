@@ -195,7 +195,12 @@ class Validator {
   }
 
   schema(value: unknown, path: Path): void {
-    for (const message of checkSchema(value)) this.report("schema.invalid", path, message);
+    const segments = segmentsOf(path);
+    // The user's name for the schema: `input.schema`, or `output.schema` of the step the message sits in.
+    const name = segments.length > 2 ? "output.schema" : segments.join(".");
+    for (const problem of checkSchema(value, name)) {
+      this.report("schema.invalid", path, problem.message, { kind: "schema", at: [...segments, ...problem.at] });
+    }
   }
 
   // ---- 2.1 one list -----------------------------------------------------------------------
