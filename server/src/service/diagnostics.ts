@@ -195,7 +195,7 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
     const hint = hints.find((h) => concerns(h.segments, finding.segments));
     if (hint) {
       data.unquotedTemplate = hint.template;
-      message += ` YAML read the unquoted ${shorten(hint.template.text)} as a mapping, not as a string; put it in quotes.`;
+      message += `${/[.?!]$/.test(message) ? "" : "."} YAML read the unquoted ${shorten(hint.template.text)} as a mapping, not as a string; put it in quotes.`;
     }
     const diagnostic: Diagnostic = {
       range,
@@ -313,7 +313,7 @@ function inheritedCalls(doc: LwirDocument): Array<{ segments: PathSegment[]; ran
     return {
       segments: call.segments,
       range: span ? { start: doc.positionAt(span[0]), end: doc.positionAt(span[1]) } : rangeOf(doc, call.segments),
-      message: `${call.name} is not an expression function: the runtime accepts the call because every JavaScript object has a ${call.name}, but it cannot produce a value when the workflow runs. Functions: ${EXPRESSION_FUNCTIONS.map((f) => f.name).join(", ")}.`,
+      message: `${call.name} is not an expression function. The runtime accepts the call only because every JavaScript object has a method of that name, and it cannot produce a value when the workflow runs. The functions are ${EXPRESSION_FUNCTIONS.map((f) => f.name).join(", ")}.`,
     };
   });
 }
@@ -441,21 +441,21 @@ class FindingContext {
         };
         for (const s of data.cycle.steps) {
           const visits = s.maxVisits === undefined ? "no maxVisits" : `maxVisits ${String(s.maxVisits)}`;
-          this.relate(related, [...s.segments, "id"], `"${s.id}" is on the cycle (${visits})`);
+          this.relate(related, [...s.segments, "id"], `"${s.id}" is on the loop (${visits}).`);
         }
         break;
       case "duplicateId":
         data.first = this.stepRef(d.first);
-        this.relate(related, [...d.first, "id"], `The first step with the id "${data.first.id}"`);
+        this.relate(related, [...d.first, "id"], `The first step with the id "${data.first.id}".`);
         break;
       case "terminals":
         data.terminals = d.terminals.map((segments) => this.stepRef(segments));
-        for (const t of data.terminals) this.relate(related, [...t.segments, "id"], `"${t.id}" is a final step: no step needs it`);
+        for (const t of data.terminals) this.relate(related, [...t.segments, "id"], `"${t.id}" is a final step: no step needs it.`);
         break;
       case "guardedTarget":
         data.targetStepId = d.stepId;
         data.target = { ...this.stepRef(d.target), external: false };
-        this.relate(related, [...d.target, "id"], `"${d.stepId}" is a decision target and has needs of its own`);
+        this.relate(related, [...d.target, "id"], `"${d.stepId}" is a decision target and has needs of its own.`);
         break;
       case "name":
         data.name = d.name;
@@ -486,9 +486,9 @@ class FindingContext {
       const maxVisits = [...d.target, "maxVisits"];
       const target = valueAt(this.value, d.target);
       this.relate(related, this.located(maxVisits) ? maxVisits : [...d.target, "id"],
-        `"${d.stepId}" can run up to ${String(isObject(target) ? target.maxVisits : undefined)} times`);
+        `"${d.stepId}" can run up to ${String(isObject(target) ? target.maxVisits : undefined)} times.`);
     } else {
-      this.relate(related, [...d.target, "id"], `"${d.stepId}" is declared here`);
+      this.relate(related, [...d.target, "id"], `"${d.stepId}" is declared here.`);
     }
   }
 
