@@ -5,6 +5,7 @@
 import * as vscode from "vscode";
 import type { BaseLanguageClient } from "vscode-languageclient";
 import { vsCodeReportsJsonSyntax } from "./clientOptions";
+import { statusText, whyNot } from "./workflowVersionText";
 import {
   ACTIVE_LWIR_CONTEXT, COPY_WORKFLOW_VERSION_COMMAND, SHOW_CANONICAL_JSON_COMMAND, SHOW_PROBLEMS_COMMAND, WORKFLOW_VERSION_REQUEST,
   type CopyWorkflowVersionArgs, type WorkflowVersionParams, type WorkflowVersionResult,
@@ -46,16 +47,6 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/** Why a result has no WorkflowVersion, as a sentence. */
-function whyNot(result: WorkflowVersionResult | null): string {
-  if (result === null) return "This is not an LWIR document.";
-  if (result.tooLarge) return "This LWIR document is larger than lwir.maxFileSize, so it is not analysed.";
-  return `This LWIR document has ${plural(result.problems, "problem")}: it has a WorkflowVersion once it is valid.`;
-}
 
 async function copyWorkflowVersionId(ask: Ask, arg: unknown): Promise<void> {
   // The code lens passes the id it shows; the palette asks the server about the active document.
@@ -160,26 +151,15 @@ class WorkflowVersionStatus implements vscode.Disposable {
   /** `editorListsSyntaxErrors`: VS Code's JSON support lists them, not us (jsonSyntaxErrors.ts), maybe a different number. */
   private render(result: WorkflowVersionResult, editorListsSyntaxErrors: boolean): void {
     const item = this.item;
+    const { text, tooltip } = statusText(result, editorListsSyntaxErrors);
+    item.text = text;
+    item.tooltip = tooltip;
     if (result.valid && result.id !== null) {
       const args: CopyWorkflowVersionArgs = { uri: result.uri, id: result.id };
-      item.text = `$(pass) ${result.id}`;
-      item.tooltip = `LWIR: valid\nWorkflowVersion ${result.id}\n${result.hash ?? ""}\nClick to copy the id`;
       item.command = { title: "Copy WorkflowVersion id", command: COPY_WORKFLOW_VERSION_COMMAND, arguments: [args] };
-    } else if (result.empty) {
-      item.text = "$(info) LWIR: empty";
-      item.tooltip = "An empty LWIR document: Ctrl+Space offers \"New workflow\", a workflow that validates as written";
+    } else if (result.empty || result.tooLarge) {
       item.command = undefined;
-    } else if (result.tooLarge) {
-      item.text = "$(warning) LWIR: not analysed";
-      item.tooltip = whyNot(result);
-      item.command = undefined;
-    } else if (editorListsSyntaxErrors && (result.syntaxErrors ?? 0) > 0) {
-      item.text = "$(error) LWIR: not valid JSON";
-      item.tooltip = "This LWIR document is not valid JSON: the Problems panel lists where (VS Code's JSON support finds the syntax errors). It has a WorkflowVersion once it is valid.\nClick to open the Problems panel";
-      item.command = { title: "Show problems", command: SHOW_PROBLEMS_COMMAND };
     } else {
-      item.text = `$(error) LWIR: ${plural(result.problems, "problem")}`;
-      item.tooltip = `${whyNot(result)}\nClick to open the Problems panel`;
       item.command = { title: "Show problems", command: SHOW_PROBLEMS_COMMAND };
     }
   }

@@ -14,7 +14,6 @@ import { quoteYaml } from "../document/yamlQuote";
 import { endWithoutWhiteSpace } from "../document/text";
 import type { PathSegment, ReferenceDetails } from "../lwir/types";
 import { API_VERSION, KIND, isObject } from "../lwir/validate";
-import { EXPRESSION_FUNCTIONS } from "../lwir/expressions";
 import type { Analysis, RangedFinding } from "./analysis";
 import { spanInString } from "./stringSource";
 import { findInheritedCalls } from "./inheritedFunctions";
@@ -313,7 +312,7 @@ function inheritedCalls(doc: LwirDocument): Array<{ segments: PathSegment[]; ran
     return {
       segments: call.segments,
       range: span ? { start: doc.positionAt(span[0]), end: doc.positionAt(span[1]) } : rangeOf(doc, call.segments),
-      message: `${call.name} is not an expression function. The runtime accepts the call only because every JavaScript object has a method of that name, and it cannot produce a value when the workflow runs. The functions are ${EXPRESSION_FUNCTIONS.map((f) => f.name).join(", ")}.`,
+      message: `${call.name} is not an expression function. The runtime accepts the call only because every JavaScript object has a method of that name, and the call cannot produce a value when the workflow runs.`,
     };
   });
 }

@@ -54,7 +54,7 @@ export function provideHover(analysis: Analysis, position: Position): Hover | nu
   let range: Range | undefined;
   if (index) {
     // With a problem shown above, the word's hover does not say it again (the id is unknown, repeated…).
-    const found = stepHover(index, offset, parts.length > 0) ?? nameHover(index, offset) ?? expressionHover(index, analysis, offset) ?? keywordHover(index, analysis, offset);
+    const found = stepHover(index, offset, parts.length > 0) ?? nameHover(index, offset) ?? expressionHover(index, analysis, offset) ?? keywordHover(index, analysis, offset, parts.length > 0);
     if (found) {
       if (found.markdown !== "") parts.push(found.markdown);
       range = doc.rangeAt(found.start, found.end);
@@ -209,7 +209,7 @@ function expressionHover(index: NavigationIndex, analysis: Analysis, offset: num
   const span = (s: number, e: number) => sourceSpan(src, base + s, base + e);
   if (hit.kind === "function") {
     const f = EXPRESSION_FUNCTIONS.find((x) => x.name === hit.name);
-    if (!f) return { markdown: `${code(hit.name)} is not an expression function. The functions are ${EXPRESSION_FUNCTIONS.map((x) => code(x.name)).join(", ")}.`, ...span(hit.start, hit.end) };
+    if (!f) return { markdown: `**${code(hit.name)}** · not an expression function\n\nThe functions: ${EXPRESSION_FUNCTIONS.map((x) => code(x.name)).join(", ")}.`, ...span(hit.start, hit.end) };
     const arity = f.maxArgs === undefined ? `${f.minArgs} or more arguments` : f.minArgs === f.maxArgs ? `${f.minArgs} argument${f.minArgs === 1 ? "" : "s"}` : `${f.minArgs}–${f.maxArgs} arguments`;
     return { markdown: `\`\`\`\n${f.signature}\n\`\`\`\n\n${f.doc}\n\n*function · ${arity}*`, ...span(hit.start, hit.end) };
   }
@@ -424,7 +424,7 @@ const FILE_KEYS: Record<string, string> = {
 };
 const END_DOC = `${code(END)} finishes the current scope: the workflow at top level, the branch inside a parallel body.`;
 
-function keywordHover(index: NavigationIndex, analysis: Analysis, offset: number): Found | undefined {
+function keywordHover(index: NavigationIndex, analysis: Analysis, offset: number, problemShown = false): Found | undefined {
   const doc = analysis.document;
   const at = doc.pathAt(offset);
   if (!at || at.between || at.segments.length === 0) return undefined;
@@ -480,7 +480,8 @@ function keywordHover(index: NavigationIndex, analysis: Analysis, offset: number
   if (typeof value !== "string") return undefined;
   if (is("uses")) {
     const d = (STEP_TYPE_DOCS as Record<string, string>)[value];
-    return result(d ? `**${code(value)}** · step type\n\n${d}` : `${code(value)} is not a step type: use one of ${Object.keys(STEP_TYPE_DOCS).map(code).join(", ")}.`);
+    // (an unknown type has its problem above, which lists the types)
+    return result(d ? `**${code(value)}** · step type\n\n${d}` : problemShown ? undefined : `${code(value)} is not a step type: use one of ${Object.keys(STEP_TYPE_DOCS).map(code).join(", ")}.`);
   }
   if (is("output", "mode")) {
     const d = (OUTPUT_MODE_DOCS as Record<string, string>)[value];
@@ -532,7 +533,7 @@ const FIXES: Record<string, string> = {
   "output.invalid": "Give the step an `output` object with a `mode`: text, object, array, choice or json.",
   "output.invalid_metadata": "Make `output.name` and `output.description` strings, or remove them.",
   "output.missing_schema": "Add `output.schema` (required for object and array; for json when other steps read the output).",
-  "output.missing_values": "Add `output.values`: the strings the choice picks from.",
+  "output.missing_values": "Add `output.values`, e.g. `values: [approve, reject]`.",
   "output.invalid_values": "Make every choice value a string.",
   "output.invalid_for_step": "A parallel step's output mode is `array`: the fan-in envelopes.",
   "decision.output_not_allowed": "Remove `output`: a decision only routes.",
