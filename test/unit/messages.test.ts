@@ -305,3 +305,60 @@ describe("the checks catch the old wording (each fails on what it guards against
     assert.notDeepEqual(bad("LWIR: 1 problem.", "label"), []);
   });
 });
+
+describe("the messages issue 22 names", () => {
+  const yaml = (schema: string) => `apiVersion: littleworkflow.dev/v0.1
+kind: Workflow
+metadata: {name: example}
+input:
+  schema:
+    type: object
+    properties:
+${schema}
+output:
+  schema: {type: object}
+permissions:
+  models: [gpt-4o-mini]
+steps:
+  - id: draft
+    uses: ai.generate
+    with: {model: gpt-4o-mini, prompt: "Write about {{ input.s }}"}
+    output: {mode: text}
+`;
+
+  test("a schema error names the user's path and sits on the node that is wrong; the CLI keeps the schema's range", () => {
+    const text = yaml("      s:\n        type: string\n        format: email");
+    const analysis = analyzeText(text, "yaml");
+    const [d] = toDiagnostics(analysis).filter((x) => x.code === "schema.invalid");
+    assert.match(textOf(d.message), /^LWIR schemas do not support the keyword "format" \(in input\.schema\.properties\.s\)\./);
+    assert.equal(d.range.start.line, 7, "on `s:` (line 8), not on `schema:` two lines above");
+    const [cli] = analysis.findings;
+    assert.equal(cli.path, "$.input.schema");
+    assert.equal(cli.range.start.line, 4);
+    const ajv = toDiagnostics(analyzeText(yaml("      s:\n        type: string\n        minLength: -1"), "yaml")).find((x) => x.code === "schema.invalid")!;
+    assert.equal(textOf(ajv.message), "input.schema.properties.s.minLength must be >= 0, so input.schema is not a valid JSON Schema (draft-07).");
+    assert.equal(ajv.range.start.line, 9);
+  });
+
+  test("the cycle message leads with the loop, not with maxVisits", () => {
+    const loop = readFileSync("test/corpus/conformance/cycle--self-need.lwir.yaml", "utf8");
+    const [d] = toDiagnostics(analyzeText(loop, "yaml")).filter((x) => x.code === "lwir.invalid_cycle");
+    assert.match(textOf(d.message), /^Step "a" forms a loop on its own, but "a" has no maxVisits of at least 2/);
+  });
+
+  test("the status bar and the commands: one problem, in good grammar", () => {
+    const one = { uri: URI, valid: false, id: null, hash: null, problems: 1 };
+    assert.equal(whyNot(one), "This LWIR document has 1 problem. It gets a WorkflowVersion once it has none.");
+    assert.equal(statusText(one, false).text, "$(error) LWIR: 1 problem");
+  });
+
+  test("sp500: the step's own input is not what {{ input.company }} reads", () => {
+    const file = "test/corpus/realworld/demo-sp500-investor-report.lwir.yaml";
+    const analysis = analyzeText(readFileSync(file, "utf8"), "yaml");
+    const company = toDiagnostics(analysis).filter((d) => d.code === "lwir.unknown_property" && textOf(d.message).startsWith('"company"'));
+    assert.equal(company.length, 1);
+    assert.equal(textOf(company[0].message),
+      '"company" is not a declared property of input: in an expression, input is the workflow\'s input, and its schema declares "archivePath", "limit", "riskProfile", "recommendationCount". ' +
+      'The "company" of this step\'s own input is not read there: the runtime sends the step\'s input to the model after the prompt, under "Input:".');
+  });
+});

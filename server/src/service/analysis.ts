@@ -32,18 +32,9 @@ export function analyzeDocument(document: LwirDocument): Analysis {
   if (document.parseErrors.length > 0) return { document, findings: [], valid: false, workflowVersion: null };
   // the document layer's values come from JSON.parse, yaml's toJS or its own reader: plain data properties only
   const result = validateLwir(document.value, { plainData: true });
-  const findings = result.findings.map((f) => ({ ...f, range: document.findingRange(innerSegments(document, f)) }));
+  const findings = result.findings.map((f) => ({ ...f, range: document.findingRange(f.segments) }));
   const valid = findings.length === 0;
   return withLazyVersion({ document, findings, valid }, valid);
-}
-
-/**
- * Where a finding is shown: its path's node, or for a problem deep inside a JSON Schema the node inside
- * it that is wrong (still inside the node the path names), when that node is in the text.
- */
-function innerSegments(document: LwirDocument, f: Finding): Finding["segments"] {
-  if (f.details?.kind !== "schema" || f.details.at.length <= f.segments.length) return f.segments;
-  return document.locate(f.details.at) ? f.details.at : f.segments;
 }
 
 /**

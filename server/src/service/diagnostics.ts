@@ -526,6 +526,7 @@ function rangeOf(doc: LwirDocument, segments: PathSegment[]): Range {
 /**
  * Where the editor squiggles a finding: its node's range (what the CLI reports), except where the user
  * acts elsewhere: a missing top-level key at the end of the top-level mapping (missingKeyRange); a
+ * problem inside a JSON Schema on the node that is wrong (schemaProblemRange); a
  * misspelt name on the name (didYouMean.ts nameRange); `lwir.invalid_cycle`, whose node is the whole
  * step list, on the edge that closes the loop in list order (catalog 3.4): the first needs entry naming
  * the step itself or a later member, else the decision route back to an earlier member (every loop in a
@@ -534,6 +535,8 @@ function rangeOf(doc: LwirDocument, segments: PathSegment[]): Range {
 export function editorRange(analysis: Analysis, finding: RangedFinding): Range {
   const missing = missingKeyRange(analysis.document, finding);
   if (missing) return missing;
+  const inner = schemaProblemRange(analysis.document, finding);
+  if (inner) return inner;
   if (finding.code !== "lwir.invalid_cycle") return nameRange(analysis, finding);
   const doc = analysis.document;
   if (finding.details?.kind !== "cycle") return finding.range;
@@ -543,6 +546,16 @@ export function editorRange(analysis: Analysis, finding: RangedFinding): Range {
   } catch {
     return finding.range;
   }
+}
+
+/**
+ * `schema.invalid` deep inside a JSON Schema: the node inside it that is wrong (the keyword's member, the
+ * property's schema), not the whole schema two lines above. The CLI keeps the schema's range (its path).
+ */
+function schemaProblemRange(doc: LwirDocument, finding: RangedFinding): Range | undefined {
+  const d = finding.details;
+  if (d?.kind !== "schema" || d.at.length <= finding.segments.length || !doc.locate(d.at)) return undefined;
+  return doc.findingRange(d.at);
 }
 
 /** The path of the needs entry (or decision route) that closes a cycle in list order; see editorRange. */
