@@ -12,6 +12,7 @@ import { cliReport } from "../lib.mjs";
 import { GIF_NAME, authoringChecks } from "./authoring.mjs";
 import { GRAPH_SCREENSHOT, graphChecks } from "./graph.mjs";
 import { LWIR_STATUS, NEUTRAL, Workbench, escapeRe, problemRows, suggestLabels } from "./workbench.mjs";
+import { messagesChecks } from "./messages.mjs";
 import { workspaceChecks } from "./workspace.mjs";
 
 const BROKEN = "broken-review.lwir.yaml";
@@ -495,6 +496,9 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await page.waitForFunction(() => [...document.querySelectorAll(".suggest-widget.visible .monaco-list-row .label-name")].some((e) => e.textContent.trim() === "apiVersion"));
     await wb.escape();
   });
+
+  // ---- issue #22's messages: a schema error and the sp500 workflow's step input ----------------------------
+  await messagesChecks({ page, wb, workspace, run, helpers: { waitForEqual } });
 
   // ---- issue #15's graph view ---------------------------------------------------------------------------
   await graphChecks({ page, wb, workspace, run, screenshots });
