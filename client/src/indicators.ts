@@ -53,9 +53,9 @@ export function breakdown(counts: ShownCounts): string {
 export function indicators(verdict: WorkflowVersionResult, counts: ShownCounts, editorListsSyntaxErrors = false): Indicators {
   const problems = counts.errors + counts.warnings;
   const problemWords = plural(problems, "problem");
-  const clickToList = "Click to open the Problems panel";
+  const clickToList = "Click to open the Problems panel.";
   if (verdict.empty) {
-    const why = "An empty LWIR document: Ctrl+Space offers \"New workflow\", a workflow that validates as written";
+    const why = "An empty LWIR document: Ctrl+Space offers \"New workflow\", a workflow that validates as written.";
     return { state: "empty", problems, status: "$(info) LWIR: empty", statusTooltip: why, lens: undefined, lensTooltip: why };
   }
   if (verdict.tooLarge) {
@@ -68,7 +68,7 @@ export function indicators(verdict: WorkflowVersionResult, counts: ShownCounts, 
     return { state: "typing", problems, status: `$(edit) LWIR: ${words}`, statusTooltip: why, lens: words, lensTooltip: why };
   }
   if (editorListsSyntaxErrors && (verdict.syntaxErrors ?? 0) > 0) {
-    const why = "This LWIR document is not valid JSON: the Problems panel lists where (VS Code's JSON support finds the syntax errors). It has a WorkflowVersion once it is valid.";
+    const why = "This LWIR document is not valid JSON: the Problems panel lists where (VS Code's JSON support finds the syntax errors). It gets a WorkflowVersion once it is valid.";
     return { state: "notJson", problems, status: "$(error) LWIR: not valid JSON", statusTooltip: `${why}\n${clickToList}`, lens: "not valid JSON", lensTooltip: why };
   }
   if (verdict.valid && verdict.id !== null) {
@@ -79,11 +79,11 @@ export function indicators(verdict: WorkflowVersionResult, counts: ShownCounts, 
       state: "valid",
       problems,
       status: `${counts.errors > 0 ? "$(error)" : problems > 0 ? "$(warning)" : "$(pass)"} ${id}${also}`,
-      statusTooltip: `LWIR: valid\nWorkflowVersion ${id}\n${verdict.hash ?? ""}${listed}\nClick to copy the id`,
+      statusTooltip: `LWIR: valid\nWorkflowVersion ${id}\n${verdict.hash ?? ""}${listed}\nClick to copy the id.`,
       lens: `WorkflowVersion ${id}${also}`,
-      lensTooltip: `${verdict.hash ?? ""}${listed}\nClick to copy the id`,
+      lensTooltip: `${verdict.hash ?? ""}${listed}\nClick to copy the id.`,
     };
   }
-  const why = `This LWIR document has ${problems > 0 ? `${plural(problems, "problem")} (${breakdown(counts)})` : "problems"}: it has a WorkflowVersion once the errors are fixed.`;
+  const why = `This LWIR document has ${problems > 0 ? `${plural(problems, "problem")} (${breakdown(counts)})` : "problems"}. It gets a WorkflowVersion once the errors are fixed.`;
   return { state: "problems", problems, status: `$(error) LWIR: ${problemWords}`, statusTooltip: `${why}\n${clickToList}`, lens: problemWords, lensTooltip: why };
 }

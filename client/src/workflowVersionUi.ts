@@ -7,9 +7,10 @@
 import * as vscode from "vscode";
 import { CodeLensRequest, type BaseLanguageClient, type Middleware } from "vscode-languageclient";
 import { vsCodeReportsJsonSyntax } from "./clientOptions";
-import { indicators, plural, type Indicators, type ShownCounts } from "./indicators";
+import { indicators, type Indicators, type ShownCounts } from "./indicators";
 import type { QuietTyping } from "./quietTypingClient";
 import type { ShownReport } from "./quietTypingSession";
+import { whyNot } from "./workflowVersionText";
 import {
   ACTIVE_LWIR_CONTEXT, COPY_WORKFLOW_VERSION_COMMAND, SHOW_CANONICAL_JSON_COMMAND, SHOW_PROBLEMS_COMMAND, WORKFLOW_VERSION_REQUEST,
   type CopyWorkflowVersionArgs, type WorkflowVersionParams, type WorkflowVersionResult,
@@ -51,12 +52,6 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null;
 }
 
-/** Why a result has no WorkflowVersion, as a sentence. */
-function whyNot(result: WorkflowVersionResult | null): string {
-  if (result === null) return "This is not an LWIR document.";
-  if (result.tooLarge) return "This LWIR document is larger than lwir.maxFileSize, so it is not analysed.";
-  return `This LWIR document has ${plural(result.problems, "problem")}: it has a WorkflowVersion once it is valid.`;
-}
 
 async function copyWorkflowVersionId(ask: Ask, arg: unknown): Promise<void> {
   // The code lens passes the id it shows; the palette asks the server about the active document.

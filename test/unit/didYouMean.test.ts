@@ -346,7 +346,7 @@ for (const format of FORMATS) {
       const s = setup(doc, format);
       const [f] = report.findings.filter((x) => x.code === "decision.target_not_in_scope");
       assert.deepEqual(f.range, s.analysis.document.findingRange(["steps", 1, "with"]));
-      assert.equal(f.message, 'The decision target "draft-replly" is not a step of this list (use "end" to finish).');
+      assert.equal(f.message, 'The decision target "draft-replly" is not a step of this decision\'s list.');
       const d = diagnostic(s, "decision.target_not_in_scope", "$.steps[1].with");
       assert.notDeepEqual(d.range, f.range);
     });

@@ -101,8 +101,8 @@ describe("scanning a string (catalog 5.2)", () => {
 
   test("messages say what is wrong and where", () => {
     assert.match(checkTemplateString("{{}}", false).message ?? "", /no expression between the braces/);
-    assert.match(checkTemplateString("a }} b", false).message ?? "", /"}}" at offset 2/);
-    assert.match(checkTemplateString("{{ input.a }} {{ input.b; }}", false).message ?? "", /unsafe template: \{\{ input\.b; \}\}.*";"/);
+    assert.match(checkTemplateString("a }} b", false).message ?? "", /^The "}}" at character 3 of the text has no opening "\{\{": /);
+    assert.match(checkTemplateString("{{ input.a }} {{ input.b; }}", false).message ?? "", /\{\{ input\.b; \}\} is not a valid expression: .*";"/);
     const r = checkTemplateString("x {{ input.a + 1 }}", false);
     assert.match(r.message ?? "", /arithmetic/);
     assert.equal(r.errorStart, 13);
@@ -522,10 +522,10 @@ describe("whole-string templates (catalog 5.7)", () => {
     });
   }
   test("messages explain the rule", () => {
-    assert.match(checkWholeTemplate(" {{ input.x }}", false) ?? "", /nothing outside it \(not even whitespace\)/);
-    assert.match(checkWholeTemplate("{{ input.a }}{{ input.b }}", false) ?? "", /exactly one expression, found 2/);
+    assert.equal(checkWholeTemplate(" {{ input.x }}", false, false, "when"), "when must be exactly one {{ … }} template, with nothing outside it (not even spaces).");
+    assert.equal(checkWholeTemplate("{{ input.a }}{{ input.b }}", false, false, "items"), "items must hold exactly one expression, not 2.");
     assert.match(checkWholeTemplate(7, false) ?? "", /not a number/);
-    assert.match(checkWholeTemplate("{{ input.x }}", true, true) ?? "", /must use the "item" root/);
+    assert.equal(checkWholeTemplate("{{ input.x }}", true, true, "itemKey"), "itemKey must use item, the branch's element (e.g. {{ item.id }}).");
   });
 });
 

@@ -226,9 +226,10 @@ for (const format of FORMATS) {
       assert.match(hoverText(f, f.pos("checkNeedsWork")), /scope: body of parallel step `fan`/);
     });
 
-    test("an id that names no step", () => {
+    test("an id that names no step: the problem's fix once, not the problem again (its message says it)", () => {
       const text = hoverText(f, find(f, "ghost", 1));
-      assert.match(text, /\*\*`ghost`\*\*: no step with this id is in scope here/);
+      assert.match(text, /^\*\*`step\.missing_dependency`\*\*\n\n\*How to fix:\*/);
+      assert.doesNotMatch(text, /no step with this id|---/);
     });
 
     test("a decision's own card lists its targets and no output", () => {
@@ -285,13 +286,15 @@ for (const format of FORMATS) {
       assert.match(hoverText(f, f.pos("permTool")), /\*\*tool `search`\*\*/);
     });
 
-    test("a finding's range: the rule and how to fix it", () => {
+    test("a finding's range: how to fix it and the rule's page", () => {
       const doc = baseWorkflow();
       doc.steps[1].with.model = "«bad»gpt-x";
       delete doc.steps[1].needs;
       const g = fixture(render(doc, format), format);
       const text = hoverText(g, g.pos("bad", 1));
-      assert.match(text, /\*\*`model\.disallowed`\*\* — The model is not listed in permissions\.models\./);
+      // the message above the hover says what is wrong; the hover does not say it again
+      assert.match(text, /\*\*`model\.disallowed`\*\*\n\n\*How to fix:\*/);
+      assert.doesNotMatch(text, /The model is not listed in permissions\.models/);
       assert.match(text, /\*How to fix:\* Add the model to `permissions\.models`/);
       // the rule's page, not a document users do not have
       assert.ok(text.includes(`](${expectedRuleDocsBase()}model.disallowed.md)`), text);

@@ -108,6 +108,23 @@ describe("docs/rules: one page per code", () => {
   });
 });
 
+describe("docs/rules: each page quotes the message as the editor now writes it", () => {
+  const QUOTE = /^What the editor says about the (JSON|YAML) example:\n\n```text lwir-message\n([\s\S]*?)\n```$/gm;
+  for (const page of pages) {
+    if (page.examples.length === 0) continue;
+    test(page.code, () => {
+      const quotes = [...page.text.matchAll(QUOTE)];
+      assert.equal(quotes.length, 1, `${page.file}: one quoted message (a \`text lwir-message\` block)`);
+      const [, format, quoted] = quotes[0];
+      const example = page.examples.find((e) => e.format === format.toLowerCase())!;
+      assert.ok(example, `${page.file}: the quoted message is about its ${format} example`);
+      const diagnostic = editorDiagnostics(example).diagnostics.find((d) => d.code === page.code);
+      const now = diagnostic && (typeof diagnostic.message === "string" ? diagnostic.message : diagnostic.message.value);
+      assert.equal(quoted, now, `${page.file}: the quoted message is not the one the editor writes now`);
+    });
+  }
+});
+
 describe("docs/rules: every example produces exactly its page's code", () => {
   for (const page of pages) {
     if (page.examples.length === 0) continue;

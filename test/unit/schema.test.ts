@@ -438,18 +438,27 @@ test("checkSchema: one row per rule of catalog 3.2 (finding counts)", () => {
     const s = parsedBack(schema);
     const got = checkSchema(s);
     assert.equal(got.length, count, `${name}: ${JSON.stringify(got)}`);
-    for (const m of got) assert.equal(typeof m, "string");
+    for (const m of got) assert.equal(typeof m.message, "string");
   }
 });
 
 test("checkSchema: the key named in messages is the first in key order", () => {
-  assert.match(checkSchema({ type: "string", pattern: "x", format: "y" })[0], /"format"/);
-  assert.match(checkSchema({ zzz: 1, "10": 1, "9": 1 })[0], /"9"/);
-  assert.match(checkSchema({ type: ["string", "object", "array"] })[0], /"object"/);
-  assert.match(checkSchema(null)[0], /object or boolean/);
-  assert.match(checkSchema({ minimum: "3" })[0], /data\/minimum must be number/);
+  const first = (schema: unknown) => checkSchema(schema, "input.schema")[0];
+  assert.match(first({ type: "string", pattern: "x", format: "y" }).message, /"format"/);
+  assert.match(first({ zzz: 1, "10": 1, "9": 1 }).message, /"9"/);
+  assert.match(first({ type: ["string", "object", "array"] }).message, /"object"/);
+  assert.match(first(null).message, /^input\.schema must be a JSON Schema \(an object, or true or false\), not null\.$/);
 });
 
+test("checkSchema: messages name the user's path and say where the wrong node is, never Ajv's data/… pointer", () => {
+  assert.deepEqual(checkSchema({ minimum: "3" }, "input.schema")[0],
+    { at: ["minimum"], message: "input.schema.minimum must be number, so input.schema is not a valid JSON Schema (draft-07)." });
+  assert.deepEqual(checkSchema({ anyOf: [] }, "output.schema")[0],
+    { at: ["anyOf"], message: "output.schema.anyOf must have at least 1 item, so output.schema is not a valid JSON Schema (draft-07)." });
+  assert.deepEqual(checkSchema({ type: "object", properties: { "a b": { type: "string", format: "email" } } }, "input.schema")[0],
+    { at: ["properties", "a b"], message: `LWIR schemas do not support the keyword "format" (in input.schema.properties["a b"]). They may use only type, properties, required, additionalProperties, items, enum, const, anyOf, oneOf, minLength, maxLength, minimum, maximum, minItems, maxItems, propertyNames, description, title, examples.` });
+  assert.deepEqual(checkSchema({ type: "array", items: [{ type: "string" }] }, "input.schema")[0].at, ["items"]);
+});
 test("checkSchema: __proto__ keys are ordinary keys", () => {
   const s = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["__proto__","__proto__"]}') as unknown;
   assert.equal(ajvVerdict(s), "valid");
@@ -466,7 +475,7 @@ test("checkSchema: key order of the input does not matter", () => {
       const s = parsedBack(raw);
       const reversed = reverseKeys(s);
       // Findings are a multiset: compare sorted.
-      assert.deepEqual(checkSchema(reversed).sort(), checkSchema(s).sort());
+      assert.deepEqual(checkSchema(reversed).map((p) => p.message).sort(), checkSchema(s).map((p) => p.message).sort());
     }),
     { numRuns: 1000 },
   );

@@ -481,7 +481,7 @@ export class JsonDocument extends BaseDocument {
 
 /** What a JSON document starting with U+FEFF is told: JSON.parse, and so the runtime, refuses it. */
 export const JSON_BOM_MESSAGE =
-  "The document starts with a byte-order mark (U+FEFF), which JSON does not allow and the runtime refuses: remove the byte-order mark (save the file as UTF-8 without BOM)";
+  "The document starts with a byte-order mark (U+FEFF), which JSON does not allow and the runtime refuses: remove the byte-order mark (save the file as UTF-8 without BOM).";
 
 export function parseJson(text: string): JsonDocument {
   // The runtime reads JSON with JSON.parse, which refuses a leading BOM. The rest is read as if the BOM

@@ -168,7 +168,8 @@ export abstract class BaseDocument implements LwirDocument {
         if (p >= 0) [s, e] = [p, p + 1];
       }
     }
-    const p: ParseProblem = { message, range: this.rangeAt(s, e) };
+    // Every message is a sentence, the parsers' own included ("Map keys must be unique").
+    const p: ParseProblem = { message: /[.?!]$/.test(message) ? message : `${message}.`, range: this.rangeAt(s, e) };
     if (code !== undefined) p.code = code;
     return p;
   }

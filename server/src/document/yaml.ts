@@ -430,7 +430,7 @@ export function parseYaml(text: string): YamlDocument {
     const span = spanOf(alias) ?? spanOf(parsed.contents) ?? [0, 0, 0];
     doc.report(
       "errors",
-      budget ? `Aliases expand past the parser's budget of ${MAX_ALIAS_COUNT} (${message})` : message,
+      budget ? `The aliases (*name) in this document expand to more than ${MAX_ALIAS_COUNT} copies, more than LWIR reads.` : message,
       span[0],
       alias ? span[1] : span[0] + 1,
       budget ? "ALIAS_BUDGET" : alias ? "UNRESOLVED_ALIAS" : "CONVERSION",

@@ -326,13 +326,16 @@ export function scanTemplates(s: string): TemplateScan {
 }
 
 function malformedMessage(s: string, at: number): string {
-  if (s.startsWith("{{}}", at)) return `malformed template: "{{}}" at offset ${at} has no expression between the braces`;
-  return (
-    `malformed template: the "${s.slice(at, at + 2)}" at offset ${at} has no partner ` +
-    `(each expression is written {{ ... }} with no "{" or "}" inside it)`
-  );
+  const where = `character ${at + 1} of the text`;
+  if (s.startsWith("{{}}", at)) return `The "{{}}" at ${where} has no expression between the braces.`;
+  const opening = s.startsWith("{{", at);
+  return `The "${s.slice(at, at + 2)}" at ${where} has no ${opening ? 'closing "}}"' : 'opening "{{"'}: each expression is written {{ … }}, with no "{" or "}" inside it.`;
 }
 
+/** An expression the runtime refuses, the reason after it: `{{ x + 1 }} is not a valid expression: arithmetic is not supported.` */
+export function refusedExpression(body: string, reason: string): string {
+  return `{{ ${snippet(body)} }} is not a valid expression: ${reason.replace(/[.\s]+$/, "")}.`;
+}
 /** Catalog 5.2–5.5: one string in `with`/`input`. */
 export function checkTemplateString(s: string, itemAllowed: boolean): TemplateCheck {
   if (typeof s !== "string" || (s.indexOf("{{") < 0 && s.indexOf("}}") < 0)) return { status: "plain", matches: [] };
@@ -356,7 +359,7 @@ export function checkTemplateString(s: string, itemAllowed: boolean): TemplateCh
       const errorEnd = precise ? m.bodyStart + (problem.end as number) : m.end;
       return {
         status: "unsafe",
-        message: `unsafe template: {{ ${snippet(m.body)} }}: ${problem.message}`,
+        message: refusedExpression(m.body, problem.message),
         matches: scan.matches,
         errorStart,
         errorEnd,
@@ -891,20 +894,20 @@ export function checkExpressionBody(body: string, itemAllowed: boolean): string 
 // 5.7 Whole-string templates
 
 /** Catalog 5.7 (decision when, parallel items/itemKey): undefined when acceptable, else the reason. For itemKey pass requireItem = true. */
-export function checkWholeTemplate(s: unknown, itemAllowed: boolean, requireItem = false): string | undefined {
-  if (typeof s !== "string") return `must be a string holding one {{ ... }} template, not ${describeValue(s)}`;
+export function checkWholeTemplate(s: unknown, itemAllowed: boolean, requireItem = false, name = "The value"): string | undefined {
+  if (typeof s !== "string") return `${name} must be a string holding one {{ … }} template, not ${describeValue(s)}.`;
   if (!s.startsWith("{{") || !s.endsWith("}}")) {
     return s.trim().startsWith("{{") && s.trim().endsWith("}}")
-      ? "must be exactly one {{ ... }} template, with nothing outside it (not even whitespace)"
-      : "must be exactly one {{ ... }} template, with nothing outside it";
+      ? `${name} must be exactly one {{ … }} template, with nothing outside it (not even spaces).`
+      : `${name} must be exactly one {{ … }} template, with nothing outside it.`;
   }
   const scan = scanTemplates(s);
   if (scan.malformedAt !== undefined) return malformedMessage(s, scan.malformedAt);
-  if (scan.matches.length !== 1) return `must hold exactly one expression, found ${scan.matches.length}`;
+  if (scan.matches.length !== 1) return `${name} must hold exactly one expression, not ${scan.matches.length}.`;
   const body = (scan.matches[0] as TemplateMatch).body;
   const reason = checkExpressionBody(body, itemAllowed);
-  if (reason !== undefined) return `unsafe template: {{ ${snippet(body)} }}: ${reason}`;
-  if (requireItem && !usesItemRoot(body)) return 'the expression must use the "item" root (e.g. {{ item.id }})';
+  if (reason !== undefined) return refusedExpression(body, reason);
+  if (requireItem && !usesItemRoot(body)) return `${name} must use item, the branch's element (e.g. {{ item.id }}).`;
   return undefined;
 }
 

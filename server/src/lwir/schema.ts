@@ -64,18 +64,18 @@ function typeName(v: unknown): string {
 /** A location inside the schema as linked nodes; the pointer text is only built for messages. */
 interface Loc {
   readonly parent: Loc | undefined;
-  readonly seg: string;
+  readonly seg: string | number;
   readonly depth: number;
 }
 const ROOT_LOC: Loc = { parent: undefined, seg: "", depth: 0 };
 
 function child(parent: Loc, seg: string | number): Loc {
-  return { parent, seg: String(seg), depth: parent.depth + 1 };
+  return { parent, seg, depth: parent.depth + 1 };
 }
 
 function pointer(loc: Loc): string {
   const parts: string[] = [];
-  for (let l: Loc | undefined = loc; l && l.parent; l = l.parent) parts.push(l.seg.replace(/~/g, "~0").replace(/\//g, "~1"));
+  for (let l: Loc | undefined = loc; l && l.parent; l = l.parent) parts.push(String(l.seg).replace(/~/g, "~0").replace(/\//g, "~1"));
   return parts.length ? "/" + parts.reverse().join("/") : "";
 }
 
@@ -459,8 +459,11 @@ const ALLOWED = new Set([
   "description", "title", "examples",
 ]);
 
-function where(loc: Loc): string {
-  return `at #${pointer(loc)}`;
+/** The segments of a location, from the schema's own position. */
+function segmentsOfLoc(loc: Loc): Array<string | number> {
+  const out: Array<string | number> = [];
+  for (let l: Loc | undefined = loc; l && l.parent; l = l.parent) out.push(l.seg);
+  return out.reverse();
 }
 
 function firstDisallowedKey(s: Obj): string | undefined {
@@ -530,7 +533,11 @@ function propertyNamesAllowNonString(pn: unknown): boolean {
   return false;
 }
 
-function subsetProblems(root: unknown, out: string[]): void {
+function subsetProblems(root: unknown, out: SchemaProblem[], name: string): void {
+  const push = (loc: Loc, message: (at: string) => string) => {
+    const at = segmentsOfLoc(loc);
+    out.push({ at, message: message(userPath(name, at)) });
+  };
   const values: unknown[] = [root];
   const locs: Loc[] = [ROOT_LOC];
   while (values.length > 0) {
@@ -538,23 +545,23 @@ function subsetProblems(root: unknown, out: string[]): void {
     const loc = locs.pop() as Loc;
     if (typeof s === "boolean") continue;
     if (!isObject(s)) {
-      out.push(`a nested schema must be an object or a boolean, not ${Array.isArray(s) ? "an array (tuple-form items are not supported)" : typeName(s)} ${where(loc)}`);
+      push(loc, (at) => `${at} must be a schema (an object, or true or false), not ${Array.isArray(s) ? "an array: a list of item schemas is not supported" : describeValue(s)}.`);
       continue;
     }
     if (loc.depth > DEPTH_GUARD) {
-      out.push(TOO_DEEP);
+      out.push({ at: [], message: `${name} is nested more than ${DEPTH_GUARD} levels deep.` });
       return;
     }
     const bad = firstDisallowedKey(s);
     if (bad !== undefined) {
-      out.push(`unsupported JSON Schema keyword ${JSON.stringify(bad)} ${where(loc)}; LWIR schemas may only use ${[...ALLOWED].join(", ")}`);
+      push(loc, (at) => `LWIR schemas do not support the keyword "${bad}" (in ${at}). They may use only ${[...ALLOWED].join(", ")}.`);
       continue;
     }
 
     const type = own(s, "type");
     if (Array.isArray(type)) {
       const wrong = type.find((t) => typeof t !== "string" || !SIMPLE_TYPES.has(t) || t === "object" || t === "array");
-      if (wrong !== undefined) out.push(`a type array may only list primitive types, not ${JSON.stringify(wrong)} ${where(loc)}`);
+      if (wrong !== undefined) push(loc, (at) => `A list of types may hold only simple types, not ${JSON.stringify(wrong)} (in ${at}).`);
     }
 
     const props = own(s, "properties");
@@ -562,30 +569,30 @@ function subsetProblems(root: unknown, out: string[]): void {
     const propertyNames = own(s, "propertyNames");
     if (Array.isArray(required) && required.every((r) => typeof r === "string")) {
       if (!isObject(props)) {
-        if (propertyNames === undefined) out.push(`"required" needs "properties" ${where(loc)}`);
+        if (propertyNames === undefined) push(loc, (at) => `${at} lists required properties but has no "properties" that declare them.`);
       } else {
         for (const r of required as string[]) {
           // The runtime tests `r in properties`: inherited names such as "toString" count as present.
-          if (!inPlainObject(r, props)) out.push(`required property ${JSON.stringify(r)} is not in "properties" ${where(loc)}`);
+          if (!inPlainObject(r, props)) push(loc, (at) => `${at} requires "${r}", but its "properties" do not declare it.`);
         }
       }
     }
 
     if (propertyNames !== undefined && propertyNamesAllowNonString(propertyNames)) {
-      out.push(`"propertyNames" may only allow strings (object keys are always strings) ${where(loc)}`);
+      push(loc, (at) => `The "propertyNames" of ${at} allow names that are not strings; property names are always strings.`);
     }
 
     for (const kw of ["anyOf", "oneOf"]) {
       const branches = own(s, kw);
       if (Array.isArray(branches) && !unionIsSupported(branches)) {
-        out.push(`"${kw}" branches must all be primitive schemas, or objects discriminated by the same required const/enum property ${where(loc)}`);
+        push(loc, (at) => `The "${kw}" choices of ${at} mix kinds LWIR cannot tell apart: use only simple types, or only objects that each require the same property with a const or enum value.`);
       }
     }
 
     for (const [lo, hi] of [["minimum", "maximum"], ["minItems", "maxItems"], ["minLength", "maxLength"]]) {
       const a = own(s, lo);
       const b = own(s, hi);
-      if (typeof a === "number" && typeof b === "number" && a > b) out.push(`"${lo}" (${a}) is greater than "${hi}" (${b}) ${where(loc)}`);
+      if (typeof a === "number" && typeof b === "number" && a > b) push(loc, (at) => `No value fits ${at}: its "${lo}" (${a}) is greater than its "${hi}" (${b}).`);
     }
 
     // Nested schemas.
@@ -630,13 +637,56 @@ function subsetProblems(root: unknown, out: string[]): void {
  * all reported at that position; [] when the schema is acceptable. Stages 1 (shape) and 2
  * (draft-07 meta-schema) give at most one message and stop; stage 3 (LWIR subset) may give several.
  */
-export function checkSchema(value: unknown): string[] {
+export function checkSchema(value: unknown, name = "the schema"): SchemaProblem[] {
   if (typeof value !== "boolean" && !isObject(value)) {
-    return [`expected a JSON Schema object or boolean, got ${typeName(value)}`];
+    return [{ at: [], message: `${name} must be a JSON Schema (an object, or true or false), not ${describeValue(value)}.` }];
   }
   const meta = metaSchemaProblem(value);
-  if (meta !== undefined) return [`not a valid JSON Schema (draft-07): ${meta}`];
-  const out: string[] = [];
-  subsetProblems(value, out);
+  if (meta !== undefined) return [metaSchemaMessage(meta, name)];
+  const out: SchemaProblem[] = [];
+  subsetProblems(value, out, name);
   return out;
+}
+
+/** A `schema.invalid` problem: its message, and where in the schema it is (segments from the schema's position). */
+export interface SchemaProblem {
+  message: string;
+  at: Array<string | number>;
+}
+
+/** `input.schema` + `["properties", "a b", "items"]` → `input.schema.properties["a b"].items`: the names as written. */
+export function userPath(name: string, at: ReadonlyArray<string | number>): string {
+  let out = name;
+  for (const seg of at) out += typeof seg === "number" ? `[${seg}]` : /^[A-Za-z_$][\w$-]*$/.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`;
+  return out;
+}
+
+function describeValue(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "string" ? `the text ${JSON.stringify(v)}` : `${typeof v === "object" ? "an object" : `the ${typeof v} ${String(v)}`}`;
+}
+
+/**
+ * Ajv's text for the first meta-schema error (`data/anyOf must NOT have fewer than 1 items`) in the
+ * user's words, at the user's path. Ajv's own text stays what metaSchemaProblem returns (it is checked
+ * against Ajv); only the message changes.
+ */
+function metaSchemaMessage(ajv: string, name: string): SchemaProblem {
+  const m = /^data(\S*) (.*?)(?:, data[/ ].*)?$/s.exec(ajv);
+  if (!m) return { at: [], message: `${name} is not a valid JSON Schema (draft-07): ${ajv.replace(/\.$/, "")}.` };
+  const at = m[1].split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~")).map((p) => (/^(0|[1-9]\d*)$/.test(p) ? Number(p) : p));
+  return { at, message: `${userPath(name, at)} ${ajvWords(m[2])}, so ${name} is not a valid JSON Schema (draft-07).` };
+}
+
+/** Ajv's phrasing (`must NOT have fewer than 1 items`) as a sentence a person writes. */
+function ajvWords(text: string): string {
+  let m: RegExpExecArray | null;
+  if ((m = /^must NOT have (fewer|more) than (\d+) (items|properties|characters)$/.exec(text))) {
+    const n = Number(m[2]);
+    const noun = n === 1 ? m[3].replace(/ies$/, "y").replace(/s$/, "") : m[3];
+    return `must have at ${m[1] === "fewer" ? "least" : "most"} ${n} ${noun}`;
+  }
+  if ((m = /^must be (\w+(?:,\w+)+)$/.exec(text))) return `must be ${m[1].split(",").join(" or ")}`;
+  if (text.startsWith("must NOT have duplicate items")) return "must not list the same item twice";
+  if ((m = /^must be equal to one of the allowed values$/.exec(text))) return "must be one of the values JSON Schema allows here";
+  return text.replace(/\bNOT\b/g, "not");
 }

@@ -30,7 +30,14 @@ export type FindingDetails =
   | TerminalsDetails
   | GuardedTargetDetails
   | NameDetails
-  | DecisionTargetDetails;
+  | DecisionTargetDetails
+  | SchemaDetails;
+
+/** `schema.invalid` in a JSON Schema: the node inside it that is wrong (the finding's path is the schema's). */
+export interface SchemaDetails {
+  kind: "schema";
+  at: PathSegment[];
+}
 
 /**
  * A `steps.X…` reference inside a template string: `step.missing_dependency` (string form),

@@ -58,7 +58,7 @@ export function visitsEnoughForCycle(step: Obj): boolean {
 /** Catalog 3.3: a step id is a non-empty string without `.`, `[`, `]` or `@attempt_`. */
 export function stepIdProblem(id: unknown): string | undefined {
   if (id === undefined) return "The step has no id.";
-  if (typeof id !== "string") return `The step id must be a string, not ${describe(id)}.`;
+  if (typeof id !== "string") return `The step id must be a string${not(id)}.`;
   if (id.length === 0) return "The step id must not be empty.";
   if (/[.[\]]/.test(id)) return `The step id "${id}" must not contain ".", "[" or "]".`;
   if (id.includes("@attempt_")) return `The step id "${id}" must not contain "@attempt_" (reserved for retries).`;
@@ -77,7 +77,25 @@ function describe(v: unknown): string {
   if (typeof v === "string") return v.length > 40 ? `the string "${v.slice(0, 40)}…"` : `the string ${JSON.stringify(v)}`;
   if (typeof v === "object") return "an object";
   if (v === undefined) return "missing";
-  return `${typeof v} ${String(v)}`;
+  return `the ${typeof v} ${String(v)}`;
+}
+
+/** `"a", "b" and "c"`, `a, b or c`: lists in messages. */
+function andList(items: readonly string[], word = "and"): string {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} ${word} ${items[items.length - 1]}`;
+}
+function orList(items: readonly string[]): string {
+  return andList(items, "or");
+}
+
+/** The cause of a cycle finding first: which steps wait for each other. */
+function loopOf(ids: readonly string[]): string {
+  return ids.length === 1 ? `Step ${JSON.stringify(ids[0])} forms a loop on its own` : `Steps ${andList(ids.map((id) => JSON.stringify(id)))} form a loop`;
+}
+
+/** `, not <what v is>` after a "must be …", or `, but it is missing`. */
+function not(v: unknown): string {
+  return v === undefined ? ", but it is missing" : `, not ${describe(v)}`;
 }
 
 /** What the validator knows about a declared step, shared by the reference checks of every list. */
@@ -125,11 +143,14 @@ class Validator {
   run(doc: unknown): void {
     const problem = hashabilityProblem(doc, this.plainData);
     if (problem !== undefined) {
-      this.report("lwir.non_hashable", ROOT, `The document cannot be canonicalised for hashing: ${problem}.`);
+      // The user's path (`input.schema`), not the finding path syntax (`$.input.schema`).
+      const plain = problem.replace(/^cyclic reference/, "a value that contains itself (a YAML alias inside its own anchor)")
+        .replace(/ at \$$/, " at the top of the document").replace(/ at \$\./, " at ");
+      this.report("lwir.non_hashable", ROOT, `${plain[0].toUpperCase()}${plain.slice(1)}, so the document cannot be written as canonical JSON, which its WorkflowVersion is computed from.`);
       return;
     }
     if (!isObject(doc)) {
-      this.report("schema.invalid", ROOT, `An LWIR document must be an object, not ${describe(doc)}.`);
+      this.report("schema.invalid", ROOT, `An LWIR document must be an object${not(doc)}.`);
       return;
     }
     this.topLevel(doc);
@@ -154,10 +175,10 @@ class Validator {
   topLevel(doc: Obj): void {
     if (doc.apiVersion !== API_VERSION) {
       this.report("schema.invalid", key(ROOT, "apiVersion"),
-        `apiVersion must be "${API_VERSION}"${doc.apiVersion === undefined ? "" : `, not ${describe(doc.apiVersion)}`}.`);
+        `apiVersion must be "${API_VERSION}"${doc.apiVersion === undefined ? "" : not(doc.apiVersion)}.`);
     }
     if (doc.kind !== KIND) {
-      this.report("schema.invalid", key(ROOT, "kind"), `kind must be "${KIND}"${doc.kind === undefined ? "" : `, not ${describe(doc.kind)}`}.`);
+      this.report("schema.invalid", key(ROOT, "kind"), `kind must be "${KIND}"${doc.kind === undefined ? "" : not(doc.kind)}.`);
     }
     const metadata = doc.metadata;
     if (!isObject(metadata)) {
@@ -172,13 +193,13 @@ class Validator {
       }
     }
     if (!Array.isArray(doc.steps)) {
-      this.report("schema.invalid", key(ROOT, "steps"), `steps is required and must be an array of steps${doc.steps === undefined ? "" : `, not ${describe(doc.steps)}`}.`);
+      this.report("schema.invalid", key(ROOT, "steps"), `steps is required and must be an array of steps${doc.steps === undefined ? "" : not(doc.steps)}.`);
     }
     if (doc.permissions !== undefined) {
       const permissions = doc.permissions;
       const path = key(ROOT, "permissions");
       if (!isObject(permissions)) {
-        this.report("schema.invalid", path, `permissions must be an object, not ${describe(permissions)}.`);
+        this.report("schema.invalid", path, `permissions must be an object${not(permissions)}.`);
       } else {
         for (const name of ["models", "tools", "secrets", "network"] as const) {
           const entry = permissions[name];
@@ -195,7 +216,12 @@ class Validator {
   }
 
   schema(value: unknown, path: Path): void {
-    for (const message of checkSchema(value)) this.report("schema.invalid", path, message);
+    const segments = segmentsOf(path);
+    // The user's name for the schema: `input.schema`, or `output.schema` of the step the message sits in.
+    const name = segments.length > 2 ? "output.schema" : segments.join(".");
+    for (const problem of checkSchema(value, name)) {
+      this.report("schema.invalid", path, problem.message, { kind: "schema", at: [...segments, ...problem.at] });
+    }
   }
 
   // ---- 2.1 one list -----------------------------------------------------------------------
@@ -219,7 +245,7 @@ class Validator {
       const step = entries[i];
       const path = index(listPath, i);
       if (!isObject(step)) {
-        this.report("step.invalid", path, `A step must be an object, not ${describe(step)}.`);
+        this.report("step.invalid", path, `A step must be an object${not(step)}.`);
         continue;
       }
       const idProblem = stepIdProblem(step.id);
@@ -250,11 +276,11 @@ class Validator {
     if (needs === undefined) return;
     const needsPath = key(path, "needs");
     if (!Array.isArray(needs)) {
-      this.report("step.invalid_needs", needsPath, `needs must be an array of step ids, not ${describe(needs)}.`);
+      this.report("step.invalid_needs", needsPath, `needs must be an array of step ids${not(needs)}.`);
       return;
     }
     needs.forEach((entry, k) => {
-      if (!isNonEmptyString(entry)) this.report("step.invalid_needs", index(needsPath, k), `A needs entry must be a non-empty step id, not ${describe(entry)}.`);
+      if (!isNonEmptyString(entry)) this.report("step.invalid_needs", index(needsPath, k), `A needs entry must be a non-empty step id${not(entry)}.`);
     });
   }
 
@@ -266,7 +292,7 @@ class Validator {
     const usesPath = key(path, "uses");
     if (!known) {
       this.report("step.invalid_type", usesPath,
-        `uses must be one of ${STEP_TYPES.join(", ")}${uses === undefined ? "" : `, not ${describe(uses)}`}.`);
+        `uses must be ${orList(STEP_TYPES)}${uses === undefined ? "" : not(uses)}.`);
     }
     if (uses === "parallel" && ctx.itemAllowed) {
       this.report("parallel.nested_unsupported", usesPath, "A parallel step cannot run inside another parallel step's body.");
@@ -283,10 +309,10 @@ class Validator {
     }
     this.templates(step.input, key(path, "input"), ctx.itemAllowed);
     if (step.sensitive !== undefined && typeof step.sensitive !== "boolean") {
-      this.report("step.sensitive_must_be_boolean", key(path, "sensitive"), `sensitive must be true or false, not ${describe(step.sensitive)}.`);
+      this.report("step.sensitive_must_be_boolean", key(path, "sensitive"), `sensitive must be true or false${not(step.sensitive)}.`);
     }
     if (step.maxVisits !== undefined && !(isInteger(step.maxVisits) && step.maxVisits >= 1 && step.maxVisits <= 100)) {
-      this.report("step.max_visits_out_of_range", key(path, "maxVisits"), `maxVisits must be an integer from 1 to 100, not ${describe(step.maxVisits)}.`);
+      this.report("step.max_visits_out_of_range", key(path, "maxVisits"), `maxVisits must be an integer from 1 to 100${not(step.maxVisits)}.`);
     }
     const withPath = key(path, "with");
     switch (uses) {
@@ -312,17 +338,17 @@ class Validator {
     if (!isObject(output)) {
       this.report("output.invalid", outputPath, output === undefined
         ? `The step needs an output, e.g. {"mode": "text"}.`
-        : `output must be an object with a mode (${OUTPUT_MODES.join(", ")}), not ${describe(output)}.`);
+        : `output must be an object with a mode (${OUTPUT_MODES.join(", ")})${not(output)}.`);
       return undefined;
     }
     const mode = output.mode;
     if (!(OUTPUT_MODES as readonly unknown[]).includes(mode)) {
-      this.report("output.invalid", outputPath, `output.mode must be one of ${OUTPUT_MODES.join(", ")}${mode === undefined ? "" : `, not ${describe(mode)}`}.`);
+      this.report("output.invalid", outputPath, `output.mode must be ${orList(OUTPUT_MODES)}${mode === undefined ? "" : not(mode)}.`);
       return undefined;
     }
     for (const name of ["name", "description"] as const) {
       if (output[name] !== undefined && typeof output[name] !== "string") {
-        this.report("output.invalid_metadata", key(outputPath, name), `output.${name} must be a string, not ${describe(output[name])}.`);
+        this.report("output.invalid_metadata", key(outputPath, name), `output.${name} must be a string${not(output[name])}.`);
       }
     }
     const schemaPath = key(outputPath, "schema");
@@ -338,7 +364,7 @@ class Validator {
         this.report("output.missing_values", valuesPath, `Output mode "choice" needs values: an array of strings.`);
       } else {
         values.forEach((v, k) => {
-          if (typeof v !== "string") this.report("output.invalid_values", index(valuesPath, k), `A choice value must be a string, not ${describe(v)}.`);
+          if (typeof v !== "string") this.report("output.invalid_values", index(valuesPath, k), `A choice value must be a string${not(v)}.`);
         });
       }
     }
@@ -381,7 +407,7 @@ class Validator {
   /** 3.8 */
   codeRun(withValue: unknown, withPath: Path): void {
     if (!isObject(withValue)) {
-      this.report("code.invalid_config", withPath, `A code.run step needs with: an object with entrypoint, files and sandbox, not ${describe(withValue)}.`);
+      this.report("code.invalid_config", withPath, `A code.run step needs with: an object with entrypoint, files and sandbox${not(withValue)}.`);
       return;
     }
     const { entrypoint, files } = withValue;
@@ -405,11 +431,11 @@ class Validator {
       if (!isSafeRelativePath(name)) this.report("code.invalid_file_path", filePath, `The file name "${name}" must be a safe relative path.`);
       const file = (files as Obj)[name];
       if (!isObject(file)) {
-        this.report("code.invalid_file", filePath, `A file must be an object with content and sha256, not ${describe(file)}.`);
+        this.report("code.invalid_file", filePath, `A file must be an object with content and sha256${not(file)}.`);
         continue;
       }
       const content = file.content;
-      if (typeof content !== "string") this.report("code.invalid_file", key(filePath, "content"), `The file's content must be a string, not ${describe(content)}.`);
+      if (typeof content !== "string") this.report("code.invalid_file", key(filePath, "content"), `The file's content must be a string${not(content)}.`);
       const digest = file.sha256;
       const digestPath = key(filePath, "sha256");
       if (typeof digest !== "string" || !/^sha256:[0-9a-f]{64}$/.test(digest)) {
@@ -426,7 +452,7 @@ class Validator {
     }
     const sandbox = withValue.sandbox;
     if (!isObject(sandbox)) {
-      this.report("code.invalid_sandbox", sandboxPath, `sandbox must be an object, not ${describe(sandbox)}.`);
+      this.report("code.invalid_sandbox", sandboxPath, `sandbox must be an object${not(sandbox)}.`);
       return;
     }
     const denies = (v: unknown) => v === "deny" || v === false;
@@ -452,7 +478,7 @@ class Validator {
     if (inGraph && cases !== undefined && cases !== null && !Array.isArray(cases) && typeof cases !== "string") {
       // The reference throws building the flow graph on a non-iterable cases (catalog 9.1); this
       // project reports it once instead (section 11).
-      this.report("decision.case_invalid", casesPath, `cases must be an array of {when, to}, not ${describe(cases)}.`);
+      this.report("decision.case_invalid", casesPath, `cases must be an array of {when, to}${not(cases)}.`);
     } else if (cases !== undefined && cases !== null) {
       // The reference's per-step walk: `for (k = 0; k < cases.length; k++)` on whatever cases is, so a
       // string is walked by character, {length: 2} gives two cases, a number or boolean none. The
@@ -465,14 +491,14 @@ class Validator {
           this.report("decision.case_invalid", casePath, `A case needs when (a template string) and to (a step id or "end").`);
           continue;
         }
-        const problem = checkWholeTemplate(c.when, ctx.itemAllowed);
+        const problem = checkWholeTemplate(c.when, ctx.itemAllowed, false, "when");
         if (problem !== undefined) this.report("expression.invalid", key(casePath, "when"), problem);
         targets.add(c.to);
       }
     }
     for (const target of targets) {
       if (target !== END && !declared.has(target)) {
-        this.report("decision.target_not_in_scope", withPath, `The decision target "${target}" is not a step of this list (use "end" to finish).`,
+        this.report("decision.target_not_in_scope", withPath, `The decision target "${target}" is not a step of this decision's list.`,
           { kind: "decisionTarget", target });
       }
     }
@@ -484,19 +510,19 @@ class Validator {
     if (onFailure === undefined) return;
     const onFailurePath = key(path, "onFailure");
     if (!isObject(onFailure)) {
-      this.report("fixer.invalid_config", onFailurePath, `onFailure must be an object, not ${describe(onFailure)}.`);
+      this.report("fixer.invalid_config", onFailurePath, `onFailure must be an object${not(onFailure)}.`);
       return;
     }
     const repair = onFailure.repair;
     if (repair !== undefined) {
       const repairPath = key(onFailurePath, "repair");
       if (!isObject(repair)) {
-        this.report("repair.invalid_config", repairPath, `onFailure.repair must be an object, not ${describe(repair)}.`);
+        this.report("repair.invalid_config", repairPath, `onFailure.repair must be an object${not(repair)}.`);
       } else {
         if (uses !== "ai.generate") this.report("repair.unsupported_step", repairPath, `Only ai.generate steps can use onFailure.repair, not ${uses}.`);
         const modePath = key(repairPath, "mode");
         if (repair.mode !== "self" && repair.mode !== "escalate") {
-          this.report("repair.invalid_mode", modePath, `repair.mode must be "self"${repair.mode === undefined ? "" : `, not ${describe(repair.mode)}`}.`);
+          this.report("repair.invalid_mode", modePath, `repair.mode must be "self"${repair.mode === undefined ? "" : not(repair.mode)}.`);
         } else if (repair.mode === "escalate") {
           this.report("schema.unimplemented_field", modePath, `repair.mode "escalate" is not implemented by the alpha runtime; use "self".`);
         }
@@ -512,7 +538,7 @@ class Validator {
     if (fixer !== undefined) {
       const fixerPath = key(onFailurePath, "fixer");
       if (!isObject(fixer)) {
-        this.report("fixer.invalid_config", fixerPath, `onFailure.fixer must be an object, not ${describe(fixer)}.`);
+        this.report("fixer.invalid_config", fixerPath, `onFailure.fixer must be an object${not(fixer)}.`);
         return;
       }
       if (uses !== "code.run") this.report("fixer.unsupported_step", fixerPath, `Only code.run steps can use onFailure.fixer, not ${uses}.`);
@@ -536,12 +562,12 @@ class Validator {
     const withPath = key(path, "with");
     const w = step.with;
     if (!isObject(w)) {
-      this.report("parallel.invalid", withPath, `A parallel step needs with: an object with items, itemKey, cardinality, maxBranches, maxConcurrency, failureMode and fanIn, not ${describe(w)}.`);
+      this.report("parallel.invalid", withPath, `A parallel step needs with: an object with items, itemKey, cardinality, maxBranches, maxConcurrency, failureMode and fanIn${not(w)}.`);
       return;
     }
-    const itemsProblem = typeof w.items === "string" ? checkWholeTemplate(w.items, ctx.itemAllowed) : `items must be a template string such as "{{ input.list }}", not ${describe(w.items)}.`;
+    const itemsProblem = typeof w.items === "string" ? checkWholeTemplate(w.items, ctx.itemAllowed, false, "items") : `items must be a template string such as "{{ input.list }}"${not(w.items)}.`;
     if (itemsProblem !== undefined) this.report("parallel.invalid_items", key(withPath, "items"), itemsProblem);
-    const keyProblem = typeof w.itemKey === "string" ? checkWholeTemplate(w.itemKey, true, true) : `itemKey must be a template string that uses item, such as "{{ item.id }}", not ${describe(w.itemKey)}.`;
+    const keyProblem = typeof w.itemKey === "string" ? checkWholeTemplate(w.itemKey, true, true, "itemKey") : `itemKey must be a template string that uses item, such as "{{ item.id }}"${not(w.itemKey)}.`;
     if (keyProblem !== undefined) this.report("parallel.invalid_item_key", key(withPath, "itemKey"), keyProblem);
     const cardinality = w.cardinality;
     if (!isObject(cardinality) || cardinality.kind !== "matches_items") {
@@ -549,26 +575,26 @@ class Validator {
     }
     const maxBranches = w.maxBranches;
     if (!(isInteger(maxBranches) && maxBranches >= 1 && maxBranches <= 100)) {
-      this.report("parallel.invalid_branches", key(withPath, "maxBranches"), `maxBranches must be an integer from 1 to 100, not ${describe(maxBranches)}.`);
+      this.report("parallel.invalid_branches", key(withPath, "maxBranches"), `maxBranches must be an integer from 1 to 100${not(maxBranches)}.`);
     }
     const maxConcurrency = w.maxConcurrency;
     if (!(isInteger(maxConcurrency) && maxConcurrency >= 1) || (isInteger(maxBranches) && (maxConcurrency as number) > maxBranches)) {
       this.report("parallel.invalid_concurrency", key(withPath, "maxConcurrency"),
-        `maxConcurrency must be an integer of at least 1${isInteger(maxBranches) ? ` and at most maxBranches (${maxBranches})` : ""}, not ${describe(maxConcurrency)}.`);
+        `maxConcurrency must be an integer of at least 1${isInteger(maxBranches) ? ` and at most maxBranches (${maxBranches})` : ""}${not(maxConcurrency)}.`);
     }
     if (!(FAILURE_MODES as readonly unknown[]).includes(w.failureMode)) {
-      this.report("parallel.invalid_failure_mode", key(withPath, "failureMode"), `failureMode must be "fail_fast" or "all_settled", not ${describe(w.failureMode)}.`);
+      this.report("parallel.invalid_failure_mode", key(withPath, "failureMode"), `failureMode must be "fail_fast" or "all_settled"${not(w.failureMode)}.`);
     }
     const fanIn = w.fanIn;
     const fanInPath = key(withPath, "fanIn");
     if (!isObject(fanIn)) {
-      this.report("parallel.invalid_fan_in", fanInPath, `fanIn must be an object like {"order": "input", "output": "array"}, not ${describe(fanIn)}.`);
+      this.report("parallel.invalid_fan_in", fanInPath, `fanIn must be an object like {"order": "input", "output": "array"}${not(fanIn)}.`);
     } else {
       if (!(FAN_IN_ORDERS as readonly unknown[]).includes(fanIn.order)) {
-        this.report("parallel.invalid_fan_in", key(fanInPath, "order"), `fanIn.order must be "input" or "itemKey", not ${describe(fanIn.order)}.`);
+        this.report("parallel.invalid_fan_in", key(fanInPath, "order"), `fanIn.order must be "input" or "itemKey"${not(fanIn.order)}.`);
       }
       if (fanIn.output !== "array") {
-        this.report("parallel.invalid_fan_in", key(fanInPath, "output"), `fanIn.output must be "array", not ${describe(fanIn.output)}.`);
+        this.report("parallel.invalid_fan_in", key(fanInPath, "output"), `fanIn.output must be "array"${not(fanIn.output)}.`);
       }
       if (fanIn.outputStep !== undefined) {
         const body = Array.isArray(step.steps) ? step.steps : [];
@@ -685,7 +711,7 @@ class Validator {
       const short = component.filter((n) => !visitsEnoughForCycle(infos[n].step));
       if (short.length > 0) {
         this.report("lwir.invalid_cycle", listPath,
-          `Every step on a cycle needs maxVisits of at least 2; the cycle ${names.join(" → ")} has ${short.map((n) => infos[n].id).join(", ")} below 2.`,
+          `${loopOf(names)}, but ${andList(short.map((n) => JSON.stringify(infos[n].id)))} ${short.length === 1 ? "has" : "have"} no maxVisits of at least 2: every step on a loop must be allowed to run more than once.`,
           { kind: "cycle", reason: "maxVisits", cycle: component.map((n) => segmentsOf(infos[n].path)), below: short.map((n) => segmentsOf(infos[n].path)) });
         continue;
       }
@@ -696,7 +722,7 @@ class Validator {
       for (const part of stronglyConnected(sub)) {
         if (isCycle(sub, part)) {
           this.report("lwir.invalid_cycle", listPath,
-            `The cycle ${part.map((i) => infos[rest[i]].id).join(" → ")} has no decision step to end it.`,
+            `${loopOf(part.map((i) => infos[rest[i]].id))} with no decision step on it to leave it.`,
             { kind: "cycle", reason: "decision", cycle: part.map((i) => segmentsOf(infos[rest[i]].path)) });
         }
       }

@@ -68,7 +68,7 @@ function graphLens(analysis: Analysis, uri: string): CodeLens[] {
   if (loc?.keyStart === undefined || loc.keyEnd === undefined) return [];
   return [{
     range: doc.rangeAt(loc.keyStart, loc.keyEnd),
-    command: { title: "Open graph", command: OPEN_GRAPH_COMMAND, arguments: [{ uri }], tooltip: "Show the workflow's graph beside the editor" },
+    command: { title: "Open graph", command: OPEN_GRAPH_COMMAND, arguments: [{ uri }], tooltip: "Show the workflow's graph beside the editor." },
   }];
 }
 
@@ -81,9 +81,9 @@ function workflowVersionLens(analysis: Analysis, uri: string, shownProblems?: nu
     const args: CopyWorkflowVersionArgs = { uri, id: info.id };
     return {
       range: at,
-      command: { title: `WorkflowVersion ${info.id}`, command: COPY_WORKFLOW_VERSION_COMMAND, arguments: [args], tooltip: `${info.hash}\nClick to copy the id` },
+      command: { title: `WorkflowVersion ${info.id}`, command: COPY_WORKFLOW_VERSION_COMMAND, arguments: [args], tooltip: `${info.hash}\nClick to copy the id.` },
     };
   }
   const title = plural(shownProblems ?? info.problems, "problem");
-  return { range: at, command: { title, command: SHOW_PROBLEMS_COMMAND, arguments: [], tooltip: `${title}: no WorkflowVersion until the document is valid` } };
+  return { range: at, command: { title, command: SHOW_PROBLEMS_COMMAND, arguments: [], tooltip: `${title}. The document gets a WorkflowVersion once it has none.` } };
 }

@@ -14,7 +14,6 @@ import { quoteYaml } from "../document/yamlQuote";
 import { endWithoutWhiteSpace } from "../document/text";
 import type { PathSegment, ReferenceDetails } from "../lwir/types";
 import { API_VERSION, KIND, isObject } from "../lwir/validate";
-import { EXPRESSION_FUNCTIONS } from "../lwir/expressions";
 import type { Analysis, RangedFinding } from "./analysis";
 import { spanInString } from "./stringSource";
 import { findInheritedCalls } from "./inheritedFunctions";
@@ -195,7 +194,7 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
     const hint = hints.find((h) => concerns(h.segments, finding.segments));
     if (hint) {
       data.unquotedTemplate = hint.template;
-      message += ` YAML read the unquoted ${shorten(hint.template.text)} as a mapping, not as a string; put it in quotes.`;
+      message += `${/[.?!]$/.test(message) ? "" : "."} YAML read the unquoted ${shorten(hint.template.text)} as a mapping, not as a string; put it in quotes.`;
     }
     const diagnostic: Diagnostic = {
       range,
@@ -313,7 +312,7 @@ function inheritedCalls(doc: LwirDocument): Array<{ segments: PathSegment[]; ran
     return {
       segments: call.segments,
       range: span ? { start: doc.positionAt(span[0]), end: doc.positionAt(span[1]) } : rangeOf(doc, call.segments),
-      message: `${call.name} is not an expression function: the runtime accepts the call because every JavaScript object has a ${call.name}, but it cannot produce a value when the workflow runs. Functions: ${EXPRESSION_FUNCTIONS.map((f) => f.name).join(", ")}.`,
+      message: `${call.name} is not an expression function. The runtime accepts the call only because every JavaScript object has a method of that name, and the call cannot produce a value when the workflow runs.`,
     };
   });
 }
@@ -441,21 +440,21 @@ class FindingContext {
         };
         for (const s of data.cycle.steps) {
           const visits = s.maxVisits === undefined ? "no maxVisits" : `maxVisits ${String(s.maxVisits)}`;
-          this.relate(related, [...s.segments, "id"], `"${s.id}" is on the cycle (${visits})`);
+          this.relate(related, [...s.segments, "id"], `"${s.id}" is on the loop (${visits}).`);
         }
         break;
       case "duplicateId":
         data.first = this.stepRef(d.first);
-        this.relate(related, [...d.first, "id"], `The first step with the id "${data.first.id}"`);
+        this.relate(related, [...d.first, "id"], `The first step with the id "${data.first.id}".`);
         break;
       case "terminals":
         data.terminals = d.terminals.map((segments) => this.stepRef(segments));
-        for (const t of data.terminals) this.relate(related, [...t.segments, "id"], `"${t.id}" is a final step: no step needs it`);
+        for (const t of data.terminals) this.relate(related, [...t.segments, "id"], `"${t.id}" is a final step: no step needs it.`);
         break;
       case "guardedTarget":
         data.targetStepId = d.stepId;
         data.target = { ...this.stepRef(d.target), external: false };
-        this.relate(related, [...d.target, "id"], `"${d.stepId}" is a decision target and has needs of its own`);
+        this.relate(related, [...d.target, "id"], `"${d.stepId}" is a decision target and has needs of its own.`);
         break;
       case "name":
         data.name = d.name;
@@ -486,9 +485,9 @@ class FindingContext {
       const maxVisits = [...d.target, "maxVisits"];
       const target = valueAt(this.value, d.target);
       this.relate(related, this.located(maxVisits) ? maxVisits : [...d.target, "id"],
-        `"${d.stepId}" can run up to ${String(isObject(target) ? target.maxVisits : undefined)} times`);
+        `"${d.stepId}" can run up to ${String(isObject(target) ? target.maxVisits : undefined)} times.`);
     } else {
-      this.relate(related, [...d.target, "id"], `"${d.stepId}" is declared here`);
+      this.relate(related, [...d.target, "id"], `"${d.stepId}" is declared here.`);
     }
   }
 
@@ -527,6 +526,7 @@ function rangeOf(doc: LwirDocument, segments: PathSegment[]): Range {
 /**
  * Where the editor squiggles a finding: its node's range (what the CLI reports), except where the user
  * acts elsewhere: a missing top-level key at the end of the top-level mapping (missingKeyRange); a
+ * problem inside a JSON Schema on the node that is wrong (schemaProblemRange); a
  * misspelt name on the name (didYouMean.ts nameRange); `lwir.invalid_cycle`, whose node is the whole
  * step list, on the edge that closes the loop in list order (catalog 3.4): the first needs entry naming
  * the step itself or a later member, else the decision route back to an earlier member (every loop in a
@@ -535,6 +535,8 @@ function rangeOf(doc: LwirDocument, segments: PathSegment[]): Range {
 export function editorRange(analysis: Analysis, finding: RangedFinding): Range {
   const missing = missingKeyRange(analysis.document, finding);
   if (missing) return missing;
+  const inner = schemaProblemRange(analysis.document, finding);
+  if (inner) return inner;
   if (finding.code !== "lwir.invalid_cycle") return nameRange(analysis, finding);
   const doc = analysis.document;
   if (finding.details?.kind !== "cycle") return finding.range;
@@ -544,6 +546,16 @@ export function editorRange(analysis: Analysis, finding: RangedFinding): Range {
   } catch {
     return finding.range;
   }
+}
+
+/**
+ * `schema.invalid` deep inside a JSON Schema: the node inside it that is wrong (the keyword's member, the
+ * property's schema), not the whole schema two lines above. The CLI keeps the schema's range (its path).
+ */
+function schemaProblemRange(doc: LwirDocument, finding: RangedFinding): Range | undefined {
+  const d = finding.details;
+  if (d?.kind !== "schema" || d.at.length <= finding.segments.length || !doc.locate(d.at)) return undefined;
+  return doc.findingRange(d.at);
 }
 
 /** The path of the needs entry (or decision route) that closes a cycle in list order; see editorRange. */

@@ -129,11 +129,16 @@ export function nameRange(analysis: Analysis, finding: RangedFinding): Range {
   return nameSiteOf(analysis, finding)?.range ?? finding.range;
 }
 
+/** A message, then "Did you mean "x"?" as a sentence of its own (the message ends with its full stop). */
+export function withSuggestion(message: string, name: string): string {
+  return `${/[.?!]$/.test(message) ? message : `${message}.`} Did you mean ${JSON.stringify(name)}?`;
+}
+
 /** The message with "Did you mean …?" when a name close to the one written is accepted there. */
 export function messageWithSuggestion(analysis: Analysis, finding: RangedFinding): string {
   const site = nameSiteOf(analysis, finding);
   const best = site ? closeNames(site.word, site.candidates, 1)[0] : undefined;
-  return best ? `${finding.message} Did you mean "${best.name}"?` : finding.message;
+  return best ? withSuggestion(finding.message, best.name) : finding.message;
 }
 
 const CODES_WITH_NAMES = new Set([

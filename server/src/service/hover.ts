@@ -53,9 +53,10 @@ export function provideHover(analysis: Analysis, position: Position): Hover | nu
   }
   let range: Range | undefined;
   if (index) {
-    const found = stepHover(index, offset) ?? nameHover(index, offset) ?? expressionHover(index, analysis, offset) ?? keywordHover(index, analysis, offset);
+    // With a problem shown above, the word's hover does not say it again (the id is unknown, repeated…).
+    const found = stepHover(index, offset, parts.length > 0) ?? nameHover(index, offset) ?? expressionHover(index, analysis, offset) ?? keywordHover(index, analysis, offset, parts.length > 0);
     if (found) {
-      parts.push(found.markdown);
+      if (found.markdown !== "") parts.push(found.markdown);
       range = doc.rangeAt(found.start, found.end);
     }
   }
@@ -89,9 +90,11 @@ const KIND_WORDS: Record<StepOccurrence["kind"], string> = {
   expression: "expression reference",
 };
 
-function stepHover(index: NavigationIndex, offset: number): Found | undefined {
+function stepHover(index: NavigationIndex, offset: number, problemShown: boolean): Found | undefined {
   const occ = stepOccurrenceAt(index, offset);
   if (!occ || occ.start === undefined || occ.end === undefined) return undefined;
+  // An id that names no step: the problem above says so, and there is no step to describe.
+  if (problemShown && !occ.target && !(occ.kind === "id" && occ.scope.byId.has(occ.id))) return { markdown: "", start: occ.start, end: occ.end };
   const lines: string[] = [];
   if (occ.target) {
     lines.push(stepCard(occ.target, index.facts));
@@ -99,14 +102,13 @@ function stepHover(index: NavigationIndex, offset: number): Found | undefined {
       const parent = occ.scope.parent;
       lines.push(`External step: this body reads it because ${parent ? `the parallel step ${code(parent.id)}` : "its parallel step"} needs it.`);
     }
-    if (occ.kind === "expression" && occ.property === "output" && isMultiVisit(occ.target)) {
+    if (!problemShown && occ.kind === "expression" && occ.property === "output" && isMultiVisit(occ.target)) {
       lines.push(`${code(occ.target.id)} can run more than once: read ${code("lastOutput")} or ${code("allVisits")} instead of ${code("output")}.`);
     }
   } else if (occ.kind === "id") {
     const first = occ.scope.byId.get(occ.id);
-    lines.push(first
-      ? `**${code(occ.id)}** repeats the id of an earlier step in this list; the first one wins every lookup.\n\n${stepCard(first, index.facts)}`
-      : `**${code(occ.id)}** is not a valid step id.`);
+    if (first) lines.push(problemShown ? `The first step with this id:\n\n${stepCard(first, index.facts)}` : `**${code(occ.id)}** repeats the id of an earlier step in this list; the first one wins every lookup.\n\n${stepCard(first, index.facts)}`);
+    else if (!problemShown) lines.push(`**${code(occ.id)}** is not a valid step id.`);
   } else {
     const where = occ.kind === "case" || occ.kind === "default"
       ? "a step of this decision's list (or `end`)"
@@ -207,7 +209,7 @@ function expressionHover(index: NavigationIndex, analysis: Analysis, offset: num
   const span = (s: number, e: number) => sourceSpan(src, base + s, base + e);
   if (hit.kind === "function") {
     const f = EXPRESSION_FUNCTIONS.find((x) => x.name === hit.name);
-    if (!f) return { markdown: `${code(hit.name)} is not an expression function. The functions are ${EXPRESSION_FUNCTIONS.map((x) => code(x.name)).join(", ")}.`, ...span(hit.start, hit.end) };
+    if (!f) return { markdown: `**${code(hit.name)}** · not an expression function\n\nThe functions: ${EXPRESSION_FUNCTIONS.map((x) => code(x.name)).join(", ")}.`, ...span(hit.start, hit.end) };
     const arity = f.maxArgs === undefined ? `${f.minArgs} or more arguments` : f.minArgs === f.maxArgs ? `${f.minArgs} argument${f.minArgs === 1 ? "" : "s"}` : `${f.minArgs}–${f.maxArgs} arguments`;
     return { markdown: `\`\`\`\n${f.signature}\n\`\`\`\n\n${f.doc}\n\n*function · ${arity}*`, ...span(hit.start, hit.end) };
   }
@@ -422,7 +424,7 @@ const FILE_KEYS: Record<string, string> = {
 };
 const END_DOC = `${code(END)} finishes the current scope: the workflow at top level, the branch inside a parallel body.`;
 
-function keywordHover(index: NavigationIndex, analysis: Analysis, offset: number): Found | undefined {
+function keywordHover(index: NavigationIndex, analysis: Analysis, offset: number, problemShown = false): Found | undefined {
   const doc = analysis.document;
   const at = doc.pathAt(offset);
   if (!at || at.between || at.segments.length === 0) return undefined;
@@ -478,7 +480,8 @@ function keywordHover(index: NavigationIndex, analysis: Analysis, offset: number
   if (typeof value !== "string") return undefined;
   if (is("uses")) {
     const d = (STEP_TYPE_DOCS as Record<string, string>)[value];
-    return result(d ? `**${code(value)}** · step type\n\n${d}` : `${code(value)} is not a step type: use one of ${Object.keys(STEP_TYPE_DOCS).map(code).join(", ")}.`);
+    // (an unknown type has its problem above, which lists the types)
+    return result(d ? `**${code(value)}** · step type\n\n${d}` : problemShown ? undefined : `${code(value)} is not a step type: use one of ${Object.keys(STEP_TYPE_DOCS).map(code).join(", ")}.`);
   }
   if (is("output", "mode")) {
     const d = (OUTPUT_MODE_DOCS as Record<string, string>)[value];
@@ -530,13 +533,13 @@ const FIXES: Record<string, string> = {
   "output.invalid": "Give the step an `output` object with a `mode`: text, object, array, choice or json.",
   "output.invalid_metadata": "Make `output.name` and `output.description` strings, or remove them.",
   "output.missing_schema": "Add `output.schema` (required for object and array; for json when other steps read the output).",
-  "output.missing_values": "Add `output.values`: the strings the choice picks from.",
+  "output.missing_values": "Add `output.values`, e.g. `values: [approve, reject]`.",
   "output.invalid_values": "Make every choice value a string.",
   "output.invalid_for_step": "A parallel step's output mode is `array`: the fan-in envelopes.",
   "decision.output_not_allowed": "Remove `output`: a decision only routes.",
   "decision.default_required": "Set `with.default` to a step of this list, or `end`.",
   "decision.case_invalid": "Write each case as `{when: \"{{ … }}\", to: <step id or end>}`.",
-  "decision.target_not_in_scope": "Route to a step of the decision's own list, or to `end`.",
+  "decision.target_not_in_scope": "Route to a step of the decision's own list, or to `end` to finish.",
   "expression.invalid": "Balance the braces and keep to the expression language: paths from input, steps, item, workflow or step, the listed functions, literals, one comparison, `&&` and `||`.",
   "model.missing": "Set `with.model` to a model listed in `permissions.models`.",
   "model.disallowed": "Add the model to `permissions.models`, or use one listed there.",
@@ -579,8 +582,10 @@ function findingMarkdown(findingCode: string): string {
   const rule = RULE_TEXT.get(findingCode);
   const fix = FIXES[findingCode];
   const page = ruleDocsUrl(findingCode);
-  const lines = [`**${code(findingCode)}**${rule ? ` — ${rule}` : ""}`];
+  // The message above says what is wrong, in this document's names: the hover adds how to fix it and
+  // where to read more, and says the rule's summary only when there is no fix to give.
+  const lines = [`**${code(findingCode)}**${!fix && rule ? ` — ${rule}` : ""}`];
   if (fix) lines.push(`*How to fix:* ${fix}`);
-  if (page) lines.push(`[The ${code(findingCode)} rule: examples and details](${page})`);
+  if (page) lines.push(`[Examples and details of ${code(findingCode)}](${page})`);
   return lines.join("\n\n");
 }

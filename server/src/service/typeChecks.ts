@@ -297,11 +297,25 @@ function propertyCheck(scope: ExpressionScope, node: Extract<ExprNode, { kind: "
   const suggestions = segment.kind === "name" ? closeNames(name, lookup.declared, 3).map((s) => s.name) : [];
   const listed = lookup.declared.length === 0 ? "declares no properties" : `declares ${shortList(lookup.declared)}`;
   const mean = suggestions.length > 0 ? ` Did you mean "${suggestions[0]}"?` : "";
+  // A step that declares its own `input` with this name and reads `{{ input.name }}` (runtime semantics 7
+  // and 8.2): the expression root is the workflow's input; the step's input goes to its model or tool.
+  const own = at.text === "input" ? scope.step?.step.input : undefined;
+  const message = own !== null && typeof own === "object" && !Array.isArray(own) && Object.prototype.hasOwnProperty.call(own, name)
+    ? `"${name}" is not a declared property of input: in an expression, input is the workflow's input, and its schema ${listed}. ` +
+      `The "${name}" of this step's own input is not read there: ${stepInputGoesTo(scope.step?.uses)}.${mean}`
+    : `"${name}" is not a declared property of ${at.text}: its schema ${listed}.${mean}`;
   out.push({
     code: UNKNOWN_PROPERTY, segments, start, end,
-    message: `"${name}" is not a declared property of ${at.text}: its schema ${listed}.${mean}`,
+    message,
     ...(segment.kind === "name" ? { word: name, suggestions } : {}),
   });
+}
+
+/** Where the runtime sends a step's own `input` (runtime semantics 7, 8.2). */
+function stepInputGoesTo(uses: unknown): string {
+  if (uses === "ai.generate") return 'the runtime sends the step\'s input to the model after the prompt, under "Input:"';
+  if (uses === "tool.call") return "the runtime passes the step's input to the tool";
+  return "the runtime hands the step's input to the step";
 }
 
 function comparisonCheck(scope: ExpressionScope, node: Extract<ExprNode, { kind: "binary" }>, offset: number, segments: PathSegment[], out: TypeNotice[]): void {

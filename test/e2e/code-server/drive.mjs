@@ -13,6 +13,7 @@ import { GIF_NAME, authoringChecks } from "./authoring.mjs";
 import { GRAPH_SCREENSHOT, graphChecks } from "./graph.mjs";
 import { quietChecks } from "./quiet.mjs";
 import { LWIR_STATUS, NEUTRAL, Workbench, escapeRe, problemRows, suggestLabels } from "./workbench.mjs";
+import { messagesChecks } from "./messages.mjs";
 import { workspaceChecks } from "./workspace.mjs";
 
 const BROKEN = "broken-review.lwir.yaml";
@@ -500,6 +501,9 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
 
   // ---- issue #22: quiet typing at a person's speed; the indicators agree ---------------------------------
   await quietChecks({ page, wb, workspace, run });
+
+  // ---- issue #22's messages: a schema error and the sp500 workflow's step input ----------------------------
+  await messagesChecks({ page, wb, workspace, run, helpers: { waitForEqual } });
 
   // ---- issue #15's graph view ---------------------------------------------------------------------------
   await graphChecks({ page, wb, workspace, run, screenshots });
