@@ -9,7 +9,7 @@
 //   node scripts/bundle.mjs           writes bundle/
 //   import { bundles } from "./bundle.mjs"; await bundles()   the bytes, written nowhere (the test)
 import { build } from "esbuild";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -21,14 +21,38 @@ export const BUNDLES = [
   { entry: "server/src/action.ts", out: "bundle/action.js", banner: HEADER },
 ];
 
+/**
+ * The public web home of the project: package.json's `repository` (the one place that names it), as a web URL,
+ * or "" while there is none. Rule page links and SARIF's informationUri derive from it.
+ */
+export function publicHome(manifest) {
+  const { repository } = manifest;
+  const url = typeof repository === "string" ? repository : repository?.url;
+  return typeof url === "string" ? url.replace(/^git\+/, "").replace(/\.git$/, "").replace(/\/$/, "") : "";
+}
+
+/** The defines every bundle gets: version, public home and rule page base, and the rule pages themselves (SARIF's help). */
+export function defines(root = ROOT) {
+  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const home = publicHome(manifest);
+  const dir = join(root, "docs", "rules");
+  const pages = Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith(".md") && f !== "README.md").sort()
+    .map((f) => [f.slice(0, -3), readFileSync(join(dir, f), "utf8")]));
+  return {
+    __LWIR_VERSION__: JSON.stringify(manifest.version),
+    __LWIR_HOME__: JSON.stringify(home),
+    __LWIR_RULE_DOCS__: JSON.stringify(home === "" ? "" : `${home}/blob/HEAD/docs/rules/`),
+    __LWIR_RULE_PAGES__: JSON.stringify(pages),
+  };
+}
+
 /** Each bundle's path and bytes, as `npm run bundle` writes them. */
 export async function bundles() {
-  const { version } = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
   return Promise.all(BUNDLES.map(async ({ entry, out, banner }) => {
     const result = await build({
       absWorkingDir: ROOT, entryPoints: [entry], bundle: true, platform: "node", format: "cjs", target: "node20",
       mainFields: ["module", "main"], minify: true, sourcemap: false, legalComments: "eof", charset: "utf8",
-      banner: { js: banner }, define: { __LWIR_VERSION__: JSON.stringify(version) }, write: false, logLevel: "warning",
+      banner: { js: banner }, define: defines(), write: false, logLevel: "warning",
     });
     return { path: out, bytes: Buffer.from(result.outputFiles[0].contents) };
   }));
