@@ -111,7 +111,10 @@ test("the .vsix holds exactly what a user needs", () => {
 test("the bundles are minified and name no source map", () => {
   const bundles = files.filter((f) => f.startsWith("extension/dist/") || f.startsWith("extension/bundle/"));
   assert.equal(bundles.length, 8); // extension, server loader and bundle, graph layout worker, CLI (the committed bundle), web extension and server, graph webview
-  for (const f of bundles) {
+  // The CLI is the committed bundle as it is (test/unit/bundle.test.ts: a fresh minified build); its
+  // rule pages are strings with line breaks, so the line count says nothing about it.
+  assert.ok(entries.get("extension/bundle/lwir.js")!.equals(readFileSync(join(ROOT, "bundle", "lwir.js"))), "the .vsix's CLI is not bundle/lwir.js");
+  for (const f of bundles.filter((b) => b !== "extension/bundle/lwir.js")) {
     const js = text(f);
     assert.doesNotMatch(js, /sourceMappingURL/, `${f} points at a source map the .vsix does not hold`);
     // a readable esbuild bundle has about 40 bytes a line; a minified one thousands, or (the server's
@@ -133,7 +136,12 @@ test("the packaged README's images and links are relative, to files the .vsix ho
   const { images, pages } = readmeLinks();
   assert.ok(images.length >= 5, "the README shows screenshots");
   assert.ok(pages.length >= 3, "the README links to its other pages");
-  const inside = (url: string) => files.includes(`extension/${decodeURIComponent(url.replace(/#.*$/, ""))}`);
+  // vsce stores the changelog and the license under names of its own (VS Code shows them in tabs of their own)
+  const renamed: Record<string, string> = { "CHANGELOG.md": "changelog.md", LICENSE: "LICENSE.txt" };
+  const inside = (url: string) => {
+    const path = decodeURIComponent(url.replace(/#.*$/, ""));
+    return files.includes(`extension/${renamed[path] ?? path}`);
+  };
   assert.deepEqual(images.filter((url) => /^[a-z]+:/i.test(url) || !/\.(png|gif)$/.test(url) || !inside(url)), [], "images not in the .vsix (or not PNG/GIF)");
   assert.deepEqual(pages.filter((url) => !/^https:\/\//.test(url) && !inside(url)), [], "links to files the .vsix lacks");
 });
