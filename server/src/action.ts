@@ -55,18 +55,17 @@ export function runAction(env: Env = process.env, cli = join(__dirname, "lwir.js
   if (sarif === "") sarif = join(env.RUNNER_TEMP || workspace, "lwir-results.sarif");
   if (!isAbsolute(sarif)) sarif = join(workspace, sarif);
   mkdirSync(dirname(sarif), { recursive: true });
-  const run = (format: string, stdio: "pipe" | "inherit", stdout?: number) =>
-    spawnSync(process.execPath, [cli, "validate", "--format", format, ...(format === "sarif" ? ["--exit-zero"] : []), "--", ...paths], {
-      cwd: workspace, env: { ...env, NO_COLOR: "1" }, stdio: ["ignore", stdout ?? stdio, stdio === "pipe" ? "ignore" : "inherit"], encoding: "utf8",
-    });
+  // The SARIF run's messages are left out: the second run prints the same ones on the log.
+  const lwir = (format: string, stdout: number | "inherit") =>
+    spawnSync(process.execPath, [cli, "validate", "--format", format, ...(format === "sarif" ? ["--exit-zero"] : []), "--", ...paths],
+      { cwd: workspace, env: { ...env, NO_COLOR: "1" }, stdio: ["ignore", stdout, stdout === "inherit" ? "inherit" : "ignore"] });
   const fd = openSync(sarif, "w");
   try {
-    run("sarif", "pipe", fd);
+    lwir("sarif", fd);
   } finally {
     closeSync(fd);
   }
-  const format = input(env, "annotations", "true") === "false" ? "text" : "github";
-  const shown = run(format, "inherit");
+  const shown = lwir(input(env, "annotations", "true") === "false" ? "text" : "github", "inherit");
   const status = shown.status ?? 2;
   let report = "";
   try {
