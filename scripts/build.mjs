@@ -4,18 +4,17 @@
 //   node scripts/build.mjs --production   what ships: minified, no source maps (vsce runs it as vscode:prepublish);
 //                                         the .vsix leaves .map files out, so a linked map would only dangle
 import { build } from "esbuild";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
+import { defines } from "./bundle.mjs";
 
 const production = process.argv.includes("--production");
-const { version, repository } = JSON.parse(readFileSync("package.json", "utf8"));
-// Diagnostics, hovers and SARIF rules link to docs/rules/CODE.md in the repository's web view.
-const repositoryUrl = (typeof repository === "string" ? repository : repository.url).replace(/^git\+/, "").replace(/\.git$/, "");
-const ruleDocs = `${repositoryUrl}/blob/HEAD/docs/rules/`;
+// Version, public home (package.json `repository`, none today), rule page base and the rule pages (SARIF's help).
+const define = defines();
 // A clean folder: no map or bundle of an earlier build lingers beside the new ones.
 rmSync("dist", { recursive: true, force: true });
 const node = { bundle: true, platform: "node", format: "cjs", target: "node20", mainFields: ["module", "main"], logLevel: "warning",
   sourcemap: !production, minify: production,
-  define: { __LWIR_VERSION__: JSON.stringify(version), __LWIR_RULE_DOCS__: JSON.stringify(ruleDocs) } };
+  define };
 const browser = { ...node, platform: "browser", target: "es2022", mainFields: ["browser", "module", "main"],
   conditions: ["browser"], define: { ...node.define, "process.env.NODE_ENV": '"production"' } };
 // Node built-ins that vscode-languageserver and vscode-jsonrpc require at start-up but use only for pipes,

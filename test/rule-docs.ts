@@ -1,7 +1,8 @@
 // Reading docs/rules/ for the tests: the pages, their header line and their examples, and the base URL
 // the links to them should have (from package.json, the way scripts/build.mjs derives it).
 import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 
 export const RULES_DIR = join("docs", "rules");
 
@@ -55,9 +56,7 @@ export function parseRulePage(code: string, file: string, text: string): RulePag
   };
 }
 
-/** `<repository web URL>/blob/HEAD/docs/rules/`, from package.json's `repository`. */
+/** The rule pages beside the Node server (docs/rules/ of this checkout, as a file: URL): where links go by default. */
 export function expectedRuleDocsBase(): string {
-  const { repository } = JSON.parse(readFileSync("package.json", "utf8")) as { repository: string | { url: string } };
-  const url = typeof repository === "string" ? repository : repository.url;
-  return `${url.replace(/^git\+/, "").replace(/\.git$/, "")}/blob/HEAD/docs/rules/`;
+  return `${pathToFileURL(resolve("docs", "rules")).href}/`;
 }

@@ -6,6 +6,7 @@ import { QuietTyping } from "./quietTypingClient";
 import { registerGraphView } from "./graphPanel";
 import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
+import { registerRulePages } from "./rulePages";
 
 // A web worker global; the extension host in the browser has it, our tsconfig has no DOM library.
 declare const Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[2];
@@ -17,6 +18,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(outputChannel);
   const serverMain = vscode.Uri.joinPath(context.extensionUri, "dist/web/server.js");
   const worker = new Worker(serverMain.toString(true));
+  registerRulePages(context);
   const quiet = new QuietTyping();
   const records = new IndicatorRecords(quiet);
   context.subscriptions.push(quiet, records);

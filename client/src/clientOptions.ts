@@ -2,6 +2,7 @@
 import type { LanguageClientOptions, Middleware } from "vscode-languageclient";
 import * as vscode from "vscode";
 import { SETTINGS_SECTION } from "../../server/src/protocol";
+import { RULE_PAGES_BASE } from "./rulePages";
 import { BUILT_IN_JSON_EXTENSION, editorReportsJsonSyntax, withoutDuplicateSyntaxErrors } from "./jsonSyntaxErrors";
 
 export const CLIENT_ID = "lwir";
@@ -25,6 +26,8 @@ export function clientOptions(outputChannel: vscode.LogOutputChannel, middleware
       filesExclude: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("files").get("exclude") ?? {})) as unknown,
       // This client answers lwir/findFiles and lwir/readFile (workspaceFiles.ts), for folders the server cannot read.
       workspaceFiles: true,
+      // Diagnostics link their code to the rule page shipped in the extension, shown in the Markdown preview (rulePages.ts).
+      ruleDocsBase: RULE_PAGES_BASE,
     },
     middleware: withQuietTyping(middleware),
   };

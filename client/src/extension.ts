@@ -7,6 +7,7 @@ import { QuietTyping } from "./quietTypingClient";
 import { registerGraphView } from "./graphPanel";
 import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
+import { registerRulePages } from "./rulePages";
 
 let client: LanguageClient | undefined;
 
@@ -20,6 +21,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     run: { module, transport: TransportKind.ipc, options: { env } },
     debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ["--nolazy", "--inspect=6009"] } },
   };
+  registerRulePages(context);
   const quiet = new QuietTyping();
   const records = new IndicatorRecords(quiet);
   context.subscriptions.push(quiet, records);

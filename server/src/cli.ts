@@ -1,6 +1,6 @@
 // `lwir validate`: checks LWIR files with the same analysis as the language server and prints text,
 // JSON or SARIF. Exit 0 clean, 1 problems in files, 2 usage errors or paths the tool could not check.
-import { version, repository } from "../../package.json";
+import { version } from "../../package.json";
 import { parseArgs, USAGE, type OutputFormat } from "./cli/args";
 import { checkBytes, checkFile, isFailure } from "./cli/check";
 import { runGraph } from "./cli/graph";
@@ -14,7 +14,9 @@ import { countNotices, failureLine, problemCount, type Failure, type FileReport 
 // Bundled into dist/cli.js, so `lwir schema` needs no file beside the bundle.
 import lwirSchema from "../../schemas/lwir.schema.json";
 
-const INFORMATION_URI = repository.url.replace(/\.git$/, "");
+// The public home, from package.json's `repository` at build time (scripts/bundle.mjs); none today.
+declare const __LWIR_HOME__: string | undefined;
+const INFORMATION_URI = typeof __LWIR_HOME__ === "string" && __LWIR_HOME__ !== "" ? __LWIR_HOME__ : undefined;
 /** The name standard input is shown under without --stdin-filename. */
 const STDIN_NAME = "<stdin>";
 const UNMATCHED = "no *.lwir.json, *.lwir.yaml or *.lwir.yml file in this folder";
@@ -128,7 +130,7 @@ function render(format: OutputFormat, reports: readonly FileReport[], failures: 
     case "github":
       return formatGithub(reports, { baseDir: process.cwd(), failures });
     case "sarif":
-      return formatSarif(reports, { version, informationUri: INFORMATION_URI, baseDir: process.cwd(), failures });
+      return formatSarif(reports, { version, ...(INFORMATION_URI ? { informationUri: INFORMATION_URI } : {}), baseDir: process.cwd(), failures });
     case "text":
       return formatText(reports, { color: shouldColor(process.env, process.stdout.isTTY === true), failures, ...(fixMode ? { fixMode } : {}) });
   }

@@ -12,13 +12,21 @@ import {
   type Connection,
   type ConnectionOptions,
 } from "vscode-languageserver/node";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { WorkerLayouter } from "./graph/workerLayouter";
 import { OutstandingRequests } from "./lsp/outstandingRequests";
 import { startServer } from "./server";
 import { NodeFileSource } from "./workspace/nodeFileSource";
+import { setRuleDocsBase } from "./service/ruleDocs";
 
 // Heap settings (--heap-growing-percent) are made before this bundle is compiled: serverLoader.ts.
+
+// The rule pages shipped beside dist/ (the extension's folder, or a clone): diagnostics link to them, offline,
+// unless the client names other pages (service/ruleDocs.ts).
+const localRuleDocs = join(__dirname, "..", "docs", "rules");
+if (existsSync(localRuleDocs)) setRuleDocsBase(`${pathToFileURL(localRuleDocs).href}/`);
 
 const outstanding = new OutstandingRequests();
 const connection = connect();

@@ -27,6 +27,7 @@ import { WatchedFiles } from "./lsp/watchedFiles";
 import { WorkspaceScan } from "./lsp/workspaceScan";
 import type { WorkspaceFileSource } from "./workspace/files";
 import type { Layouter } from "./graph/layouter";
+import { setRuleDocsBase } from "./service/ruleDocs";
 
 /** package.json's version, defined by scripts/build.mjs when bundling. */
 declare const __LWIR_VERSION__: string | undefined;
@@ -78,6 +79,9 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     session.phase = "running";
     client = readClientSupport(params.capabilities);
     settings.initialize(params.initializationOptions);
+    // Where the rule pages that diagnostics and hovers link to are, if the client says (service/ruleDocs.ts).
+    const ruleDocs = (params.initializationOptions as { ruleDocsBase?: unknown } | null | undefined)?.ruleDocsBase;
+    if (typeof ruleDocs === "string") setRuleDocsBase(ruleDocs);
     workspaceScan.initialize(params);
     // A client that finds and reads files for us (client/src/workspaceFiles.ts) serves the folders we cannot reach.
     if ((params.initializationOptions as { workspaceFiles?: unknown } | null | undefined)?.workspaceFiles === true) {

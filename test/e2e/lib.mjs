@@ -94,11 +94,5 @@ export class Checks {
   }
 }
 
-/** The arguments `npm run package` gives `vsce package` (the README's image base URLs among them), writing to `out`. */
-export function vscePackageArgs(out) {
-  const script = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.package;
-  const args = script.slice(script.indexOf("vsce package") + "vsce package".length).trim().split(/\s+/);
-  const i = args.indexOf("--out");
-  if (i >= 0) args.splice(i, 2);
-  return [...args, "--out", out];
-}
+/** The arguments `npm run package` gives `vsce package` (scripts/package.mjs), writing to `out`. */
+export { vscePackageArgs } from "../../scripts/package.mjs";

@@ -102,6 +102,19 @@ describe("codeDescription: a link to the rule's page", () => {
   });
 });
 
+describe("the client names where the pages are (initializationOptions.ruleDocsBase)", () => {
+  test("VS Code's lwir-rule: pages: links and hovers use them", async () => {
+    const options = { initializationOptions: { ruleDocsBase: "lwir-rule:/", settings: { validation: { delay: 0 } } } };
+    await withClient(options, async (client) => {
+      const diagnostics = await pushed(client, "base.lwir.yaml", YAML_DOC);
+      assert.deepEqual(diagnostics.map((d) => d.codeDescription?.href).sort(), ["lwir-rule:/lwir.yaml_unquoted_template.md", "lwir-rule:/model.disallowed.md"]);
+      const finding = diagnostics.find((d) => d.code === "model.disallowed")!;
+      const hover = await client.request("textDocument/hover", { textDocument: { uri: fileUri("base.lwir.yaml") }, position: finding.range.start });
+      assert.ok((hover.contents as { value: string }).value.includes("](lwir-rule:/model.disallowed.md)"));
+    });
+  });
+});
+
 describe("hover on a squiggle", () => {
   test("links to the rule's page", async () => {
     await withClient(settings(), async (client) => {

@@ -1,50 +1,33 @@
-// The GitHub Action (action.yml) run here the way the runner runs a composite action: its steps' scripts in
-// order with bash -eo pipefail, `${{ }}` expressions substituted from the inputs and contexts (any other
-// expression fails the test), GITHUB_ACTION_PATH / GITHUB_WORKSPACE / GITHUB_OUTPUT / RUNNER_TEMP set, the
-// first failing step ending the action. The action path is a fresh copy of this repository; the only part
-// replaced is the download in `npm ci` (tests/unit/repo-copy.ts links this checkout's node_modules instead);
-// `npm run build` runs for real.
+// The GitHub Action (action.yml, a JavaScript action) run the way the runner runs it: `node` on its `main` file
+// in the workspace, with the environment the runner sets (an INPUT_<NAME> variable for every input, the default
+// where the workflow gives none; GITHUB_WORKSPACE, GITHUB_OUTPUT, RUNNER_TEMP). The action folder holds only
+// action.yml and the committed bundle/ (what `uses: …@tag` downloads, minus what the action does not read): no
+// node_modules, no build, so the test fails if the action needs either.
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv from "ajv-draft-04";
 import { parse as parseYaml } from "yaml";
-import { copyCheckout, npmStandIn, tempDir, type NpmStandIn } from "./repo-copy";
+import { tempDir } from "./repo-copy";
 
 interface ActionYaml {
   name: string;
   description: string;
   inputs: Record<string, { description: string; required?: boolean; default?: string }>;
-  outputs: Record<string, { description: string; value: string }>;
-  runs: { using: string; steps: Step[] };
-}
-interface Step {
-  id?: string;
-  name?: string;
-  shell?: string;
-  run?: string;
-  uses?: string;
-  if?: string;
-  env?: Record<string, string>;
+  outputs: Record<string, { description: string; value?: string }>;
+  runs: { using: string; main: string; steps?: unknown };
 }
 interface ActionRun {
   status: number;
   stdout: string;
   stderr: string;
   outputs: Record<string, string>;
+  ms: number;
 }
 
 const action = parseYaml(readFileSync("action.yml", "utf8")) as ActionYaml;
-
-/** `${{ a.b }}` → its value; only plain context lookups are allowed (no functions, no operators). */
-function substitute(text: string, context: Record<string, string>): string {
-  return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expr: string) => {
-    if (!(expr in context)) throw new Error(`action.yml uses an expression the harness does not know: ${expr}`);
-    return context[expr];
-  });
-}
 
 /** The runner's GITHUB_OUTPUT file: `name=value` lines and `name<<DELIMITER` blocks. */
 function readOutputs(file: string): Record<string, string> {
@@ -54,6 +37,7 @@ function readOutputs(file: string): Record<string, string> {
     const heredoc = /^([^=]+)<<(.+)$/.exec(lines[i]);
     if (heredoc) {
       const end = lines.indexOf(heredoc[2], i + 1);
+      assert.ok(end > i, `output ${heredoc[1]}: no closing delimiter`);
       out[heredoc[1]] = lines.slice(i + 1, end).join("\n");
       i = end;
     } else if (lines[i].includes("=")) {
@@ -63,48 +47,32 @@ function readOutputs(file: string): Record<string, string> {
   return out;
 }
 
-function runAction(actionPath: string, npm: NpmStandIn, workspace: string, given: Record<string, string>): ActionRun {
-  const context: Record<string, string> = {
-    "github.action_path": actionPath,
-    "github.workspace": workspace,
-    "runner.temp": join(workspace, "..", "runner-temp"),
+/** Runs the action's main as the runner does: `node main` in the workspace with INPUT_* and GITHUB_* set. */
+function runAction(actionPath: string, workspace: string, given: Record<string, string>): ActionRun {
+  const temp = join(workspace, "..", "runner-temp");
+  mkdirSync(temp, { recursive: true });
+  const output = join(temp, `output-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(output, "");
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? workspace,
+    CI: "true",
+    GITHUB_ACTIONS: "true",
+    GITHUB_ACTION_PATH: actionPath,
+    GITHUB_WORKSPACE: workspace,
+    GITHUB_OUTPUT: output,
+    RUNNER_TEMP: temp,
   };
-  for (const [name, input] of Object.entries(action.inputs)) context[`inputs.${name}`] = input.default ?? "";
+  // The runner's name for an input: INPUT_ + the name upper-cased, spaces as _ (hyphens stay).
+  for (const [name, input] of Object.entries(action.inputs)) env[`INPUT_${name.toUpperCase()}`] = input.default ?? "";
   for (const [name, value] of Object.entries(given)) {
     assert.ok(name in action.inputs, `no input ${name}`);
-    context[`inputs.${name}`] = value;
+    env[`INPUT_${name.toUpperCase()}`] = value;
   }
-  mkdirSync(context["runner.temp"], { recursive: true });
-  let stdout = "";
-  let stderr = "";
-  let status = 0;
-  for (const [i, step] of action.runs.steps.entries()) {
-    const output = join(context["runner.temp"], `output-${i}`);
-    writeFileSync(output, "");
-    const script = join(context["runner.temp"], `step-${i}.sh`);
-    writeFileSync(script, substitute(step.run!, context));
-    const env: Record<string, string> = {
-      PATH: `${npm.bin}:${process.env.PATH}`,
-      HOME: process.env.HOME ?? workspace,
-      CI: "true",
-      GITHUB_ACTIONS: "true",
-      GITHUB_ACTION_PATH: actionPath,
-      GITHUB_WORKSPACE: workspace,
-      GITHUB_OUTPUT: output,
-      RUNNER_TEMP: context["runner.temp"],
-    };
-    for (const [k, v] of Object.entries(step.env ?? {})) env[k] = substitute(String(v), context);
-    // `shell: bash` runs as `bash --noprofile --norc -eo pipefail {0}`, in the workspace.
-    const r = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], { cwd: workspace, env, encoding: "utf8", maxBuffer: 64 << 20 });
-    stdout += r.stdout;
-    stderr += r.stderr;
-    if (step.id) for (const [k, v] of Object.entries(readOutputs(output))) context[`steps.${step.id}.outputs.${k}`] = v;
-    status = r.status ?? 1;
-    if (status !== 0) break;
-  }
-  const outputs: Record<string, string> = {};
-  for (const [name, o] of Object.entries(action.outputs)) outputs[name] = o.value.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, e: string) => context[e] ?? "");
-  return { status, stdout, stderr, outputs };
+  const started = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [join(actionPath, action.runs.main)], { cwd: workspace, env, encoding: "utf8", maxBuffer: 64 << 20 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr, outputs: readOutputs(output), ms };
 }
 
 interface Annotation {
@@ -135,8 +103,9 @@ function sarifValidator() {
 }
 
 interface JsonReport {
-  files: { file: string; parseErrors: { message: string; range: Range }[]; findings: { code: string; message: string; severity: string; range: Range }[] }[];
+  files: { file: string; parseErrors: { message: string; range: Range }[]; findings: Problem[]; notices?: Problem[] }[];
 }
+interface Problem { code: string; message: string; severity: string; range: Range }
 interface Range { start: { line: number; character: number }; end: { line: number; character: number } }
 
 /** A workspace with valid, invalid and unparsable workflows (one name with a space) and a non-LWIR file. */
@@ -148,52 +117,51 @@ function makeWorkspace(): string {
   copyFileSync("examples/release-notes.lwir.json", join(ws, "flows", "good.lwir.json"));
   copyFileSync("examples/broken-review.lwir.yaml", join(ws, "flows", "bad review.lwir.yaml"));
   copyFileSync("test/fixtures/cli/tree/unparsable.lwir.yaml", join(ws, "other", "unparsable.lwir.yaml"));
+  copyFileSync("test/fixtures/cli/notices/unquoted.lwir.yaml", join(ws, "other", "unquoted.lwir.yaml")); // valid, one warning
   writeFileSync(join(ws, "notes.json"), "{ not lwir");
   return ws;
 }
 
 describe("GitHub Action (action.yml)", () => {
   let actionPath = "";
-  let npm: NpmStandIn;
 
   before(() => {
-    actionPath = copyCheckout();
-    npm = npmStandIn();
+    actionPath = join(tempDir("lwir-action-"), "lwir-tools");
+    mkdirSync(actionPath);
+    copyFileSync("action.yml", join(actionPath, "action.yml"));
+    cpSync("bundle", join(actionPath, "bundle"), { recursive: true });
   });
 
-  test("is a composite action whose steps the harness can run: bash, no other action, inputs through env", () => {
-    assert.equal(action.runs.using, "composite");
+  test("is a node20 JavaScript action whose main is a committed bundle; every input and output described", () => {
+    assert.equal(action.runs.using, "node20");
+    assert.equal(action.runs.steps, undefined);
+    assert.match(action.runs.main, /^bundle\/[\w-]+\.js$/);
+    assert.ok(existsSync(action.runs.main), "the main file is in the repository");
     assert.ok(action.name && action.description);
     for (const [name, input] of Object.entries(action.inputs)) assert.ok(input.description, `input ${name} has no description`);
-    for (const [name, o] of Object.entries(action.outputs)) assert.ok(o.description && o.value, `output ${name}`);
-    for (const step of action.runs.steps) {
-      assert.equal(step.shell, "bash");
-      assert.equal(typeof step.run, "string");
-      assert.equal(step.uses, undefined);
-      assert.equal(step.if, undefined, "a step condition would need the harness to evaluate it");
-      // Inputs pasted into a script would be code: they must arrive as environment variables.
-      assert.doesNotMatch(step.run!, /\$\{\{\s*inputs\./);
+    for (const [name, o] of Object.entries(action.outputs)) {
+      assert.ok(o.description, `output ${name}`);
+      assert.equal(o.value, undefined, "a JavaScript action sets its outputs itself");
     }
-    assert.deepEqual(Object.keys(action.outputs).sort(), ["exit-code", "problems", "sarif-file"]);
+    assert.deepEqual(Object.keys(action.outputs).sort(), ["exit-code", "problems", "sarif-file", "warnings"]);
+    // What `problems` counts is what its description says: errors, warnings apart.
+    assert.match(action.outputs.problems.description, /errors/);
+    assert.match(action.outputs.warnings.description, /warnings/);
   });
 
-  test("on a folder with problems: installs and builds in the action path, annotates every problem, writes valid SARIF, fails", () => {
+  test("on a folder with problems: annotates every problem, writes valid SARIF, counts errors and warnings apart, fails", () => {
     const ws = makeWorkspace();
-    const installsBefore = npm.installs().length;
-    const run = runAction(actionPath, npm, ws, {});
+    const run = runAction(actionPath, ws, {});
     assert.equal(run.status, 1, run.stderr);
-    const installs = npm.installs().slice(installsBefore);
-    assert.deepEqual(installs.map((i) => [i.cwd, i.args[0]]), [[actionPath, "ci"]]);
-    assert.ok(installs[0].args.includes("--ignore-scripts"));
-    assert.ok(existsSync(join(actionPath, "dist", "cli.js")), "the build step made dist/cli.js");
 
-    // What the annotations must say: the JSON report of the same files.
-    const json = spawnSync(process.execPath, [join(actionPath, "dist", "cli.js"), "validate", "--format", "json", "."], { cwd: ws, encoding: "utf8" });
+    // What the annotations must say: the JSON report of the same files, by the same bundle.
+    const json = spawnSync(process.execPath, [join(actionPath, "bundle", "lwir.js"), "validate", "--format", "json", "."], { cwd: ws, encoding: "utf8" });
     const report = JSON.parse(json.stdout) as JsonReport;
-    const expected = report.files.flatMap((f) => [
+    const problems = (f: JsonReport["files"][number]) => [
       ...f.parseErrors.map((p) => ({ severity: "error", code: "parse", message: p.message.split(/\n\s*\n/)[0].trim().replace(/\r\n|\r|\n/g, " "), range: p.range })),
-      ...f.findings,
-    ].map((p) => ({
+      ...f.findings, ...(f.notices ?? []),
+    ];
+    const expected = report.files.flatMap((f) => problems(f).map((p) => ({
       level: p.severity, file: f.file.replace(/^\.\//, ""), title: p.code, message: p.message,
       line: String(p.range.start.line + 1), col: String(p.range.start.character + 1), endLine: String(p.range.end.line + 1),
     }))).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
@@ -204,6 +172,7 @@ describe("GitHub Action (action.yml)", () => {
     assert.deepEqual(got, expected);
     assert.ok(got.some((a) => a.file === "flows/bad review.lwir.yaml"));
     assert.ok(got.some((a) => a.file === "other/unparsable.lwir.yaml" && a.title === "parse"));
+    assert.ok(got.some((a) => a.file === "other/unquoted.lwir.yaml" && a.level === "warning"));
     for (const a of annotations(run.stdout)) assert.ok(Number(a.props.endColumn) >= 1, JSON.stringify(a));
 
     // SARIF: where the output says, valid 2.1.0, one result per annotation, paths relative to the workspace.
@@ -214,13 +183,16 @@ describe("GitHub Action (action.yml)", () => {
     assert.equal(sarif.runs[0].results.length, expected.length);
     assert.equal(sarif.runs[0].originalUriBaseIds["%SRCROOT%"].uri, `file://${ws}/`);
     assert.ok(sarif.runs[0].results.some((r) => r.locations[0].physicalLocation.artifactLocation.uri === "flows/bad%20review.lwir.yaml"));
-    assert.equal(run.outputs.problems, String(expected.length));
+    // problems: the errors only (the description's word); warnings in their own output
+    assert.equal(run.outputs.problems, String(expected.filter((p) => p.level === "error").length));
+    assert.equal(run.outputs.warnings, String(expected.filter((p) => p.level === "warning").length));
+    assert.notEqual(run.outputs.warnings, "0");
     assert.equal(run.outputs["exit-code"], "1");
   });
 
   test("valid files given one per line: no annotation, SARIF with no result where sarif-file says, success", () => {
     const ws = makeWorkspace();
-    const run = runAction(actionPath, npm, ws, { paths: "flows/good.lwir.yaml\n  flows/good.lwir.json\n\n", "sarif-file": "reports/lwir.sarif" });
+    const run = runAction(actionPath, ws, { paths: "flows/good.lwir.yaml\n  flows/good.lwir.json\n\n", "sarif-file": "reports/lwir.sarif" });
     assert.equal(run.status, 0, run.stdout + run.stderr);
     assert.deepEqual(annotations(run.stdout), []);
     assert.match(run.stdout, /lwir: 2 files checked, no problems/);
@@ -228,12 +200,20 @@ describe("GitHub Action (action.yml)", () => {
     const sarif = JSON.parse(readFileSync(join(ws, "reports", "lwir.sarif"), "utf8")) as { runs: { results: unknown[] }[] };
     assert.ok(sarifValidator()(sarif));
     assert.deepEqual(sarif.runs[0].results, []);
-    assert.deepEqual([run.outputs.problems, run.outputs["exit-code"]], ["0", "0"]);
+    assert.deepEqual([run.outputs.problems, run.outputs.warnings, run.outputs["exit-code"]], ["0", "0", "0"]);
+  });
+
+  test("a valid file with a warning: the step passes, the warning is annotated and counted apart", () => {
+    const ws = makeWorkspace();
+    const run = runAction(actionPath, ws, { paths: "other/unquoted.lwir.yaml" });
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.deepEqual(annotations(run.stdout).map((a) => a.level), ["warning"]);
+    assert.deepEqual([run.outputs.problems, run.outputs.warnings, run.outputs["exit-code"]], ["0", "1", "0"]);
   });
 
   test("fail-on-problems false and annotations false: the text report, the step passes, the outputs still tell", () => {
     const ws = makeWorkspace();
-    const run = runAction(actionPath, npm, ws, { paths: "flows", "fail-on-problems": "false", annotations: "false" });
+    const run = runAction(actionPath, ws, { paths: "flows", "fail-on-problems": "false", annotations: "false" });
     assert.equal(run.status, 0, run.stderr);
     assert.deepEqual(annotations(run.stdout), []);
     assert.match(run.stdout, /^flows\/bad review\.lwir\.yaml:48:14 {2}error {2}model\.disallowed {2}/m);
@@ -243,11 +223,19 @@ describe("GitHub Action (action.yml)", () => {
 
   test("a path that cannot be read fails the step (exit 2) with an annotation; paths are data, never code", () => {
     const ws = makeWorkspace();
-    const run = runAction(actionPath, npm, ws, { paths: "flows/good.lwir.json $(touch${IFS}pwned) missing", "fail-on-problems": "false" });
+    const run = runAction(actionPath, ws, { paths: "flows/good.lwir.json $(touch${IFS}pwned) missing", "fail-on-problems": "false" });
     assert.equal(run.status, 2);
     assert.equal(run.outputs["exit-code"], "2");
     const errors = annotations(run.stdout).filter((a) => a.props.title === "lwir");
     assert.deepEqual(errors.map((a) => a.message).sort(), ["cannot read $(touch${IFS}pwned): no such file or folder", "cannot read missing: no such file or folder"]);
     assert.equal(existsSync(join(ws, "pwned")), false);
+    assert.doesNotMatch(run.stdout, /no problems/, "the summary says no problems although paths could not be checked");
+  });
+
+  test("an empty paths input is an error annotation, exit 2", () => {
+    const ws = makeWorkspace();
+    const run = runAction(actionPath, ws, { paths: " \n " });
+    assert.equal(run.status, 2);
+    assert.deepEqual(annotations(run.stdout).map((a) => a.message), ["the paths input names no file or folder"]);
   });
 });

@@ -48,6 +48,9 @@ test("one command per problem in source order, failures as errors, then a plain 
     "",
   ].join("\n"));
   assert.equal(formatGithub(files.slice(1), { baseDir: "/ws" }), "lwir: 1 file checked, no problems\n");
+  // A path that failed: never "no problems" (nobody knows what it holds), as in the text format.
+  assert.equal(formatGithub(files.slice(1), { baseDir: "/ws", failures: [{ path: "gone", reason: "no such file or folder", kind: "unreadable" }] }),
+    "::error title=lwir::cannot read gone: no such file or folder\nlwir: 1 file checked; 1 path could not be checked\n");
 });
 
 test("our own notices are annotations at their level, and a valid file with only notices has no problem", () => {

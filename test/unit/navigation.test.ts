@@ -8,6 +8,7 @@ import type { Hover, Location, Position, TextEdit, WorkspaceEdit } from "vscode-
 import { analyzeText, type Analysis } from "../../server/src/service/analysis";
 import { provideHover } from "../../server/src/service/hover";
 import { expectedRuleDocsBase } from "../rule-docs";
+import { setRuleDocsBase } from "../../server/src/service/ruleDocs";
 import { provideDefinition, provideReferences } from "../../server/src/service/definition";
 import { providePrepareRename, provideRename } from "../../server/src/service/rename";
 import { navigationIndex, stringAt } from "../../server/src/service/references";
@@ -291,12 +292,17 @@ for (const format of FORMATS) {
       doc.steps[1].with.model = "«bad»gpt-x";
       delete doc.steps[1].needs;
       const g = fixture(render(doc, format), format);
-      const text = hoverText(g, g.pos("bad", 1));
+      let text = hoverText(g, g.pos("bad", 1));
       // the message above the hover says what is wrong; the hover does not say it again
       assert.match(text, /\*\*`model\.disallowed`\*\*\n\n\*How to fix:\*/);
       assert.doesNotMatch(text, /The model is not listed in permissions\.models/);
       assert.match(text, /\*How to fix:\* Add the model to `permissions\.models`/);
-      // the rule's page, not a document users do not have
+      // the rule's page, not a document users do not have (the base the Node server sets: docs/rules beside it)
+      setRuleDocsBase(expectedRuleDocsBase());
+      const linked = hoverText(g, g.pos("bad", 1));
+      setRuleDocsBase(undefined);
+      assert.ok(!text.includes("model.disallowed.md"), "a link with no page base");
+      text = linked;
       assert.ok(text.includes(`](${expectedRuleDocsBase()}model.disallowed.md)`), text);
       assert.doesNotMatch(text, /catalog/i);
       assert.match(text, /\*\*model `gpt-x`\*\*/);

@@ -1,16 +1,17 @@
 // The pre-commit hook (.pre-commit-hooks.yaml): its manifest has what pre-commit requires, and its entry
-// works after the install pre-commit does for `language: node` hooks: `npm install` in a clone (the
-// download replaced by a link to this checkout's node_modules; see repo-copy.ts), `npm pack` (which runs
-// `prepare`, the build), then the package's files with the `lwir` bin on PATH. pre-commit then runs the
-// entry with the staged file names that match `files` as arguments.
+// works after the install pre-commit 4.x does for `language: node` hooks: `npm install -g git+file://CLONE`
+// into the hook's environment (pre-commit's languages/node.py), where npm packs the clone (no dev dependency,
+// no install script: npm 11 refuses them) and installs the package with its `bin`. Here: the same package
+// made by `npm pack`, installed with `npm install -g --offline` on a prefix of its own (offline: it has no
+// dependency to fetch), then the entry run with the file names pre-commit passes. The real pre-commit runs
+// the hook in `npm run test:e2e` (test/e2e/pre-commit).
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { copyCheckout, npmStandIn, tempDir } from "./repo-copy";
-
+import { tempDir } from "./repo-copy";
 interface Hook { [key: string]: unknown; id: string; name: string; entry: string; language: string; files: string }
 
 // The keys pre-commit's manifest schema knows (anything else is a warning there, a typo here).
@@ -29,7 +30,7 @@ describe("pre-commit hook (.pre-commit-hooks.yaml)", () => {
     for (const key of Object.keys(hook)) assert.ok(KNOWN_KEYS.has(key), `unknown key ${key}`);
     assert.equal(hook.language, "node");
     assert.deepEqual(hook.types, ["file"]);
-    // pre-commit needs a version new enough for the node language's npm pack install
+    // pre-commit installs node hooks with `npm install -g git+file://…` since 2.9.0
     assert.match(String(hook.minimum_pre_commit_version), /^\d+\.\d+\.\d+$/);
   });
 
@@ -42,38 +43,38 @@ describe("pre-commit hook (.pre-commit-hooks.yaml)", () => {
   describe("installed as pre-commit installs it", () => {
     let envBin = "";
     let pkgDir = "";
-    let checkout = "";
 
     before(() => {
-      checkout = copyCheckout();
-      const npm = npmStandIn();
-      const env = { ...process.env, PATH: `${npm.bin}:${process.env.PATH}` };
-      const install = spawnSync("npm", ["install", "--include=dev", "--include=prod", "--no-progress", "--no-save"], { cwd: checkout, env, encoding: "utf8" });
-      assert.equal(install.status, 0, install.stderr);
       const dest = tempDir("lwir-pack-");
-      const pack = spawnSync("npm", ["pack", "--pack-destination", dest], { cwd: checkout, env, encoding: "utf8" });
+      const pack = spawnSync("npm", ["pack", "--pack-destination", dest], { encoding: "utf8" });
       assert.equal(pack.status, 0, pack.stderr);
       const tarball = readdirSync(dest).find((f) => f.endsWith(".tgz"));
       assert.ok(tarball, `npm pack made no tarball: ${pack.stdout}`);
-      const untar = spawnSync("tar", ["-xzf", join(dest, tarball), "-C", dest]);
-      assert.equal(untar.status, 0);
-      pkgDir = join(dest, "package");
-      // What `npm install -g` does with a package's bin: an executable link on the environment's PATH.
-      const manifest = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as { bin: Record<string, string> };
-      envBin = join(dest, "env", "bin");
-      mkdirSync(envBin, { recursive: true });
-      for (const [name, target] of Object.entries(manifest.bin)) {
-        chmodSync(join(pkgDir, target), 0o755);
-        symlinkSync(join(pkgDir, target), join(envBin, name));
-      }
+      const prefix = join(dest, "env"); // pre-commit's NPM_CONFIG_PREFIX: the hook's node_env
+      const install = spawnSync("npm", ["install", "-g", "--offline", "--no-audit", "--no-fund", join(dest, tarball)],
+        { encoding: "utf8", env: { ...process.env, npm_config_prefix: prefix, NPM_CONFIG_PREFIX: prefix } });
+      assert.equal(install.status, 0, install.stderr);
+      envBin = join(prefix, "bin");
+      pkgDir = join(prefix, "lib", "node_modules", "lwir-tools");
     });
 
-    test("npm pack (after prepare built dist/) ships the lwir bin, the schema, and no sources or tests", () => {
-      assert.ok(existsSync(join(checkout, "dist", "cli.js")), "prepare built dist/ in the clone");
+    test("the package is the committed CLI bundle and the schema: no build, no dependency, no sources", () => {
       assert.ok(existsSync(join(envBin, "lwir")));
-      assert.match(readFileSync(join(pkgDir, "dist", "cli.js"), "utf8").split("\n")[0], /^#!\/usr\/bin\/env node/);
+      assert.deepEqual(readdirSync(pkgDir).sort(), ["LICENSE", "README.md", "bundle", "package.json", "schemas"]);
+      assert.deepEqual(readdirSync(join(pkgDir, "bundle")), ["lwir.js"]);
+      assert.match(readFileSync(join(pkgDir, "bundle", "lwir.js"), "utf8").split("\n")[0], /^#!\/usr\/bin\/env node/);
       assert.ok(existsSync(join(pkgDir, "schemas", "lwir.schema.json")));
-      for (const absent of ["server", "client", "test", "node_modules", "scripts", "action.yml"]) assert.ok(!existsSync(join(pkgDir, absent)), absent);
+    });
+
+    test("nothing must run at install time: no dependencies, no install or prepare script (npm 11 would refuse it)", () => {
+      const manifest = JSON.parse(readFileSync("package.json", "utf8")) as { dependencies?: object; scripts: Record<string, string>; bin: Record<string, string> };
+      assert.deepEqual(Object.keys(manifest.dependencies ?? {}), [], "the bundle holds every dependency: put new ones in devDependencies");
+      for (const script of ["preinstall", "install", "postinstall", "prepare", "prepack"]) assert.equal(manifest.scripts[script], undefined, script);
+      // The bin is a file of the repository (a clone has it), not a build output.
+      for (const target of Object.values(manifest.bin)) {
+        const ignored = spawnSync("git", ["check-ignore", "-q", target]);
+        assert.equal(ignored.status, 1, `${target} is git-ignored: a clone would not have it`);
+      }
     });
 
     function runHook(files: string[]) {
@@ -103,11 +104,6 @@ describe("pre-commit hook (.pre-commit-hooks.yaml)", () => {
       assert.match(r.stdout, /^conformance\/code-invalid-config--no-with\.lwir\.json:\d+:\d+ {2}error {2}/m);
     });
 
-    test("prepare does nothing in an installed package (no sources there)", () => {
-      const r = spawnSync(process.execPath, [join(checkout, "scripts", "prepare.mjs")], { cwd: pkgDir, encoding: "utf8" });
-      assert.equal(r.status, 0, r.stderr);
-      assert.equal(r.stdout + r.stderr, "");
-    });
   });
 });
 

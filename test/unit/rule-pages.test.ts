@@ -4,6 +4,7 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 import type { Diagnostic } from "vscode-languageserver-types";
 import { OWN_RULES, PARSE_RULE, RULES } from "../../server/src/lwir/codes";
@@ -14,7 +15,7 @@ import {
 } from "../../server/src/service/diagnostics";
 import { provideCodeActions } from "../../server/src/service/codeActions";
 import { classifyDocument } from "../../server/src/service/workspace";
-import { FALLBACK_RULE_DOCS_BASE, RULE_DOCS_BASE, ruleDocsUrl, withRuleLinks } from "../../server/src/service/ruleDocs";
+import { PUBLIC_RULE_DOCS_BASE, ruleDocsBase, ruleDocsUrl, setRuleDocsBase, withRuleLinks } from "../../server/src/service/ruleDocs";
 import { CONFIGURABLE_RULES, RULE_LEVELS } from "../../server/src/service/rules";
 import { checkFile, isFailure } from "../../server/src/cli/check";
 import { RULES_DIR, expectedRuleDocsBase, readRulePages, type RuleExample, type RulePage } from "../rule-docs";
@@ -199,16 +200,32 @@ describe("docs/rules/README.md: the index", () => {
 });
 
 describe("links to the pages", () => {
-  test("the base is docs/rules/ of package.json's repository (the build defines the same)", () => {
-    assert.equal(FALLBACK_RULE_DOCS_BASE, expectedRuleDocsBase());
-    assert.equal(RULE_DOCS_BASE, expectedRuleDocsBase());
+  test("no public home: no link by default from source, the pages a client or the Node server names otherwise", () => {
+    // package.json names no repository (nothing shipped may depend on a host the project does not have)
+    assert.equal((JSON.parse(readFileSync("package.json", "utf8")) as { repository?: unknown }).repository, undefined);
+    assert.equal(PUBLIC_RULE_DOCS_BASE, undefined);
+    setRuleDocsBase(undefined);
+    assert.equal(ruleDocsBase(), undefined);
+    assert.equal(ruleDocsUrl("model.disallowed"), undefined);
+    setRuleDocsBase("lwir-rule:");
+    assert.equal(ruleDocsUrl("model.disallowed"), "lwir-rule:/model.disallowed.md");
+    setRuleDocsBase(expectedRuleDocsBase());
+    assert.equal(ruleDocsBase(), expectedRuleDocsBase());
+  });
+
+  test("the build derives the public links from package.json's repository, and only from it", async () => {
+    const { publicHome } = (await import(pathToFileURL(join(process.cwd(), "scripts", "bundle.mjs")).href)) as { publicHome(m: object): string };
+    assert.equal(publicHome({}), "");
+    assert.equal(publicHome({ repository: { type: "git", url: "git+https://git.example.org/team/lwir-tools.git" } }), "https://git.example.org/team/lwir-tools");
+    assert.equal(publicHome({ repository: "https://git.example.org/team/lwir-tools" }), "https://git.example.org/team/lwir-tools");
   });
 
   test("every code links to its own page; unknown codes link nowhere", () => {
+    setRuleDocsBase(expectedRuleDocsBase());
     for (const code of ALL_CODES) {
       const href = ruleDocsUrl(code)!;
-      assert.equal(href, `${RULE_DOCS_BASE}${code}.md`);
-      assert.ok(existsSync(join(RULES_DIR, href.slice(RULE_DOCS_BASE.length))), href);
+      assert.equal(href, `${expectedRuleDocsBase()}${code}.md`);
+      assert.ok(existsSync(new URL(href)), href);
     }
     assert.equal(ruleDocsUrl("no.such_code"), undefined);
     assert.equal(ruleDocsUrl(42), undefined);
@@ -217,12 +234,13 @@ describe("links to the pages", () => {
   test("withRuleLinks sets codeDescription.href on each diagnostic, without changing the input", () => {
     const analysis = analyzeText('{"apiVersion": "littleworkflow.dev/v1", "kind": "Workflow"}', "json");
     const plain = [...toDiagnostics(analysis), tooLargeDiagnostic(10, 5), internalErrorDiagnostic(new Error("boom"))];
+    setRuleDocsBase(expectedRuleDocsBase());
     const linked = withRuleLinks(plain);
     assert.equal(linked.length, plain.length);
     assert.ok(plain.length > 3);
     linked.forEach((d, i) => {
       assert.equal(plain[i].codeDescription, undefined);
-      assert.deepEqual(d.codeDescription, { href: `${RULE_DOCS_BASE}${String(d.code)}.md` });
+      assert.deepEqual(d.codeDescription, { href: `${expectedRuleDocsBase()}${String(d.code)}.md` });
       assert.deepEqual({ ...d, codeDescription: undefined }, { ...plain[i], codeDescription: undefined });
     });
     const stranger: Diagnostic = { range: plain[0].range, message: "x", code: "other.code" };

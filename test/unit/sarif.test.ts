@@ -7,9 +7,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import Ajv from "ajv-draft-04";
 import type * as Sarif from "sarif";
-import { artifactLocation, toSarif } from "../../server/src/cli/format-sarif";
+import { artifactLocation, ruleHelp, toSarif } from "../../server/src/cli/format-sarif";
 import { RULES } from "../../server/src/lwir/codes";
-import { expectedRuleDocsBase } from "../rule-docs";
 import type { FileReport } from "../../server/src/cli/report";
 
 const SCHEMA = "node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json";
@@ -89,11 +88,18 @@ describe("SARIF formatter (hand-made reports)", () => {
     }
   });
 
-  test("every rule links to its page in docs/rules (helpUri)", () => {
-    const base = expectedRuleDocsBase();
+  test("every rule carries its page of docs/rules as help (text and Markdown), and no link to a host", () => {
     for (const rule of log.runs[0].tool.driver.rules!) {
-      assert.equal(rule.helpUri, `${base}${rule.id}.md`);
-      assert.ok(existsSync(`docs/rules/${rule.id}.md`), rule.id);
+      const page = readFileSync(`docs/rules/${rule.id}.md`, "utf8");
+      assert.equal(rule.helpUri, undefined, "package.json names no public home, so there is no page to link to");
+      assert.deepEqual(rule.help, ruleHelp(page));
+      // the page's title and its first explanation, in both forms
+      const title = /^# `([^`]+)`$/m.exec(page)![1];
+      assert.equal(title, rule.id);
+      assert.ok(rule.help!.markdown!.startsWith(`# \`${rule.id}\``), rule.id);
+      assert.ok(rule.help!.text.startsWith(rule.id), rule.id);
+      assert.doesNotMatch(rule.help!.text, /`|\*\*|^#/m);
+      assert.doesNotMatch(rule.help!.markdown!, /\]\((?![a-z]+:)/, "a relative link that code scanning cannot follow");
     }
   });
 
@@ -144,10 +150,11 @@ describe("lwir validate --format sarif (built CLI)", () => {
     assertValidSarif(log);
     const run0 = log.runs[0];
     assert.equal(run0.tool.driver.version, pkg.version);
+    assert.equal(run0.tool.driver.informationUri, undefined, "package.json names no public home");
     assert.equal(run0.invocations![0].executionSuccessful, true);
     const rules = run0.tool.driver.rules!;
-    // The build defines the same page links as the sources.
-    for (const rule of rules) assert.equal(rule.helpUri, `${expectedRuleDocsBase()}${rule.id}.md`);
+    // The build puts the same pages into the bundle as the sources read from docs/rules.
+    for (const rule of rules) assert.deepEqual(rule.help, ruleHelp(readFileSync(`docs/rules/${rule.id}.md`, "utf8")), rule.id);
     // Expected results, in order: per file, parse errors then findings (already sorted in the JSON).
     const report = JSON.parse(json.stdout) as { files: { file: string; parseErrors: { message: string; range: ReturnType<typeof r> }[]; findings: { code: string; path: string; message: string; range: ReturnType<typeof r> }[] }[] };
     const expected = report.files.flatMap((f) => [

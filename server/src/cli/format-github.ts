@@ -72,10 +72,11 @@ export function formatGithub(files: readonly FileReport[], options: GithubOption
     out.push(`::error title=lwir::${escapeData(`${what}: ${f.reason}`)}`);
   }
   // A plain line for the log (not a command): what the annotations add up to.
+  // Never "no problems" when a path could not be checked (as in the text format): nobody knows what it holds.
   const total = files.length;
   let summary = problems > 0
     ? `lwir: ${problems} ${problems === 1 ? "problem" : "problems"} in ${filesWithProblems} of ${total} ${total === 1 ? "file" : "files"}`
-    : `lwir: ${total} ${total === 1 ? "file" : "files"} checked, no problems`;
+    : `lwir: ${total} ${total === 1 ? "file" : "files"} checked${failures.length > 0 ? "" : ", no problems"}`;
   if (failures.length > 0) summary += `; ${failures.length} ${failures.length === 1 ? "path" : "paths"} could not be checked`;
   out.push(summary);
   return out.join("\n") + "\n";

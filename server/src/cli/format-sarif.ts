@@ -6,12 +6,19 @@ import type * as Sarif from "sarif";
 import { sortFindings, compareRanges, compareStrings, failureLine, type Failure, type FileReport, type Range } from "./report";
 import { OWN_RULES, PARSE_RULE, RULES } from "../lwir/codes";
 import { CONFIGURABLE_RULES } from "../service/rules";
-import { ruleDocsUrl } from "../service/ruleDocs";
+import { PUBLIC_RULE_DOCS_BASE, ruleDocsUrl } from "../service/ruleDocs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+// docs/rules/CODE.md for every code, put in the bundle by the build (scripts/bundle.mjs, defines()): SARIF
+// carries each rule's help itself, so code scanning shows it with no web page to link to.
+declare const __LWIR_RULE_PAGES__: Record<string, string> | undefined;
 
 export interface SarifOptions {
   /** The tool version (from package.json). */
   version: string;
-  informationUri: string;
+  /** The project's public home, once package.json's `repository` names one. */
+  informationUri?: string;
   /** Absolute folder that relative artifact URIs are relative to (the working folder). */
   baseDir: string;
   failures?: readonly Failure[];
@@ -25,12 +32,42 @@ function ruleName(code: string): string {
   return code.split(/[._]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
 }
 
+/** The rule page of a code: from the bundle, or (code run from source: the tests) from docs/rules/. */
+function rulePage(code: string): string | undefined {
+  if (typeof __LWIR_RULE_PAGES__ === "object") return Object.hasOwn(__LWIR_RULE_PAGES__, code) ? __LWIR_RULE_PAGES__[code] : undefined;
+  if (!/^[\w.]+$/.test(code)) return undefined;
+  try {
+    return readFileSync(join("docs", "rules", `${code}.md`), "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A rule page as SARIF help: the Markdown (links to other pages become their text, since no page is
+ * reachable from a code-scanning alert) and a plain-text rendering of it.
+ */
+export function ruleHelp(page: string): Sarif.MultiformatMessageString {
+  const markdown = page.replace(/(?<!!)\[([^\]]*)\]\((?![a-z]+:)[^)]*\)/gi, "$1").trim() + "\n";
+  const text = markdown
+    .replace(/^```.*$/gm, "")
+    .replace(/^#+\s*/gm, "")
+    .replace(/\*\*([^*]+)\*\*/g, "$1")
+    .replace(/`([^`]*)`/g, "$1")
+    .replace(/\[([^\]]*)\]\(([^)]*)\)/g, "$1 ($2)")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim() + "\n";
+  return { text, markdown };
+}
+
 function rule(code: string, description: string, defaultLevel: Sarif.ReportingConfiguration.level = "error", tags = code === PARSE_RULE ? ["lwir", "syntax"] : ["lwir"]): Sarif.ReportingDescriptor {
-  const helpUri = ruleDocsUrl(code);
+  const helpUri = ruleDocsUrl(code, PUBLIC_RULE_DOCS_BASE);
+  const page = rulePage(code);
   return {
     id: code,
     name: ruleName(code),
     shortDescription: { text: description },
+    ...(page !== undefined ? { help: ruleHelp(page) } : {}),
     ...(helpUri !== undefined ? { helpUri } : {}),
     defaultConfiguration: { level: defaultLevel },
     properties: { tags },
@@ -107,7 +144,7 @@ export function toSarif(files: readonly FileReport[], options: SarifOptions): Sa
     version: "2.1.0",
     runs: [
       {
-        tool: { driver: { name: "lwir", informationUri: options.informationUri, version: options.version, semanticVersion: options.version, rules } },
+        tool: { driver: { name: "lwir", ...(options.informationUri ? { informationUri: options.informationUri } : {}), version: options.version, semanticVersion: options.version, rules } },
         invocations: [invocation],
         originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(options.baseDir).href.replace(/\/?$/, "/") } },
         columnKind: "utf16CodeUnits",

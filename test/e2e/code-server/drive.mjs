@@ -150,6 +150,34 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await wb.screenshot("hover-problem.png");
   });
 
+  await run("clicking the finding's code in the hover opens its rule page from the extension, in the Markdown preview", async () => {
+    const f = disallowed ?? brokenReport.findings[0];
+    // the hover of the check before is still up; its code link is the diagnostic's codeDescription
+    const link = page.locator(".monaco-hover:not(.hidden) a.code-link", { hasText: f.code });
+    await link.first().waitFor({ state: "visible", timeout: 30_000 });
+    const href = await link.first().getAttribute("href");
+    if (!href?.startsWith("lwir-rule:")) throw new Error(`the code links to ${href}, not to the page in the extension`);
+    await link.first().click();
+    // the preview's tab, and no text editor of the page left open
+    const previewTab = page.locator(".tabs-container .tab", { hasText: `Preview ${f.code}.md` });
+    await previewTab.first().waitFor({ state: "visible", timeout: 30_000 });
+    await page.locator(".tabs-container .tab", { hasText: new RegExp(`^\\s*${f.code.replace(/\./g, "\\.")}\\.md\\b`) }).waitFor({ state: "detached", timeout: 10_000 });
+    // the page itself, rendered: its title is the code (the preview is a webview: frames inside frames)
+    const deadline = Date.now() + 30_000;
+    let found = false;
+    while (!found && Date.now() < deadline) {
+      for (const frame of page.frames()) {
+        const h1 = await frame.locator("h1").first().textContent({ timeout: 500 }).catch(() => null);
+        if (h1?.includes(f.code)) found = true;
+      }
+      if (!found) await page.waitForTimeout(500);
+    }
+    if (!found) throw new Error(`no rendered page with the title ${f.code}`);
+    await wb.screenshot("rule-page.png");
+    await wb.command("View: Close Editor");
+    await previewTab.first().waitFor({ state: "detached" });
+  });
+
   const stepsOf = (name) => {
     const doc = parseYaml(read(name));
     return Array.isArray(doc?.steps) ? doc.steps : [];

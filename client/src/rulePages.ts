@@ -1,0 +1,55 @@
+// The rule pages (docs/rules/CODE.md, shipped in the .vsix) opened from a diagnostic's code: the server links
+// each code to `lwir-rule:/CODE.md` (initializationOptions.ruleDocsBase, server/src/service/ruleDocs.ts). VS Code
+// opens such a link in an editor; this provider gives the page's text from the extension's own folder (no
+// network, in the desktop and the browser build alike), and a page opened as text is shown in the Markdown
+// preview instead. Links between pages (`[…](README.md)`) resolve to `lwir-rule:` pages too.
+import * as vscode from "vscode";
+
+export const RULE_PAGE_SCHEME = "lwir-rule";
+/** The base the server is given for its links. */
+export const RULE_PAGES_BASE = `${RULE_PAGE_SCHEME}:/`;
+
+// Browser-build extension hosts have fetch; our tsconfig has no DOM library.
+declare const fetch: (url: string) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+
+/** `lwir-rule:/model.disallowed.md` → docs/rules/model.disallowed.md of the extension; nothing outside that folder. */
+export function rulePageFile(extensionUri: vscode.Uri, uri: vscode.Uri): vscode.Uri | undefined {
+  const name = uri.path.replace(/^\/+/, "");
+  return /^[\w.-]+\.md$/.test(name) && !name.startsWith(".") ? vscode.Uri.joinPath(extensionUri, "docs", "rules", name) : undefined;
+}
+
+async function readPage(file: vscode.Uri): Promise<string> {
+  // The browser build may serve the extension over http(s), which workspace.fs does not read.
+  if (file.scheme === "http" || file.scheme === "https") {
+    const response = await fetch(file.toString(true));
+    if (!response.ok) throw new Error(`${response.status}`);
+    return response.text();
+  }
+  return new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+}
+
+export function registerRulePages(context: vscode.ExtensionContext): void {
+  const provider: vscode.TextDocumentContentProvider = {
+    async provideTextDocumentContent(uri) {
+      const file = rulePageFile(context.extensionUri, uri);
+      if (!file) return `No LWIR rule page is called ${uri.path}.\n`;
+      try {
+        return await readPage(file);
+      } catch {
+        return `The LWIR rule page ${uri.path} is missing from this installation.\n`;
+      }
+    },
+  };
+  const showAsPreview = async (editor: vscode.TextEditor | undefined): Promise<void> => {
+    const uri = editor?.document.uri;
+    if (uri?.scheme !== RULE_PAGE_SCHEME) return;
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+    await vscode.commands.executeCommand("markdown.showPreview", uri);
+    await vscode.window.tabGroups.close(tabs);
+  };
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(RULE_PAGE_SCHEME, provider),
+    vscode.window.onDidChangeActiveTextEditor((editor) => void showAsPreview(editor)),
+  );
+}
