@@ -4,6 +4,7 @@ import { LanguageClient } from "vscode-languageclient/browser";
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
 import { registerGraphView } from "./graphPanel";
+import { registerCommands } from "./commands";
 import { registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 
@@ -25,6 +26,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   quiet.attach(client);
   registerFeatures(context, client);
   registerGraphView(context, client, outputChannel);
+  registerCommands(context, client, outputChannel);
 }
 
 export async function deactivate(): Promise<void> {

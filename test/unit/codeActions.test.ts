@@ -228,14 +228,14 @@ for (const format of FORMATS) {
     test("lwir.invalid_cycle: maxVisits 2 on each member below 2 (added or replaced)", () => {
       const doc = loop({ gate: { maxVisits: undefined }, draft: { maxVisits: 1 } });
       // not preferred: whether a loop is meant is for the author (removing an edge comes first where one may go)
-      const out = checkFix(doc, format, "lwir.invalid_cycle", "$.steps", /^Set maxVisits: 2 on "draft", "gate"$/, false);
+      const out = checkFix(doc, format, "lwir.invalid_cycle", "$.steps", /^Set maxVisits to 2 on "draft", "gate"$/, false);
       assert.ok(analyzeText(out, format).valid, out);
     });
 
     test("lwir.invalid_cycle: .output reads of the members become .lastOutput", () => {
       const publish = reader("publish", "Publish {{ steps.critique.output }}", { needs: ["critique"] });
       const doc = loop({ critique: { maxVisits: undefined } }, [publish]);
-      const out = checkFix(doc, format, "lwir.invalid_cycle", "$.steps", /^Set maxVisits: 2 on "critique" and read their lastOutput$/, false);
+      const out = checkFix(doc, format, "lwir.invalid_cycle", "$.steps", /^Set maxVisits to 2 on "critique" and read their lastOutput$/, false);
       assert.ok(analyzeText(out, format).valid, out);
       assert.ok(out.includes("Publish {{ steps.critique.lastOutput }}"));
     });
