@@ -157,11 +157,22 @@ export function autofixText(text: string, format: Format, options: AutofixOption
  * parses follow in autofixText.
  */
 function insertMissingCommas(text: string, format: Format): { text: string; analysis: Analysis; titles: string[] } {
-  const analysis = analyzeText(text, format);
-  const fixes = format === "json" ? missingCommaFixes(analysis.document) : [];
-  if (fixes.length === 0) return { text, analysis, titles: [] };
-  const next = applyEdits(text, fixes.map((f) => f.fix.edits[0]));
-  const after = analyzeText(next, format);
-  if (after.document.parseErrors.length >= analysis.document.parseErrors.length) return { text, analysis, titles: [] };
-  return { text: next, analysis: after, titles: fixes.map((f) => f.fix.title) };
+  const first = analyzeText(text, format);
+  let analysis = first;
+  let current = text;
+  const titles: string[] = [];
+  // The parser reports its first syntax error: one comma a round, each past the one before.
+  for (let round = 0; format === "json" && round < MAX_COMMAS; round++) {
+    const fixes = missingCommaFixes(analysis.document);
+    if (fixes.length === 0) break;
+    current = applyEdits(current, fixes.map((f) => f.fix.edits[0]));
+    analysis = analyzeText(current, format);
+    titles.push(...fixes.map((f) => f.fix.title));
+  }
+  // Kept when the text then parses: a comma that only moves the error on to something else is left for a person.
+  if (titles.length === 0 || analysis.document.parseErrors.length > 0) return { text, analysis: first, titles: [] };
+  return { text: current, analysis, titles };
 }
+
+/** At most this many missing commas are inserted in one file. */
+const MAX_COMMAS = 100;

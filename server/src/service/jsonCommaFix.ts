@@ -21,8 +21,10 @@ export function missingCommaFixes(doc: Pick<LwirDocument, "format" | "text" | "p
     if (!edit) continue;
     const after = parseJson(applyEdits(doc.text, [edit]));
     const errors = after.parseErrors;
-    // (the token the error was on moved one character right)
-    if (errors.length >= doc.parseErrors.length || errors.some((p) => p.code === MISSING_COMMA && after.offsetAt(p.range.start) === at + 1)) continue;
+    // Fewer errors, or (the parser reports the first one) the first one now further on; never the same
+    // error again (the token it was on moved one character right).
+    if (errors.some((p) => p.code === MISSING_COMMA && after.offsetAt(p.range.start) === at + 1)) continue;
+    if (errors.length >= doc.parseErrors.length && !errors.every((p) => after.offsetAt(p.range.start) > at + 1)) continue;
     out.push({ problem, fix: { title: "Insert the missing comma", edits: [edit], preferred: true, auto: true } });
   }
   return out;
