@@ -9,46 +9,29 @@ import { join } from "node:path";
 import { CLI } from "../lib.mjs";
 import { LWIR_STATUS, oneLine } from "./workbench.mjs";
 
-const CHOICE_FILE = "choice-values.lwir.yaml";
-const CHOICE = `apiVersion: littleworkflow.dev/v0.1
+/** The start of both files: one model allowed, a ticket as input. */
+const HEAD = `apiVersion: littleworkflow.dev/v0.1
 kind: Workflow
-metadata:
-  name: triage
-input:
-  schema: {type: object, properties: {ticket: {type: string}}}
-output:
-  schema: true
-permissions:
-  models: [gpt-4o]
+metadata: {name: triage}
+input: {schema: {type: object, properties: {ticket: {type: string}}}}
+output: {schema: true}
+permissions: {models: [gpt-4o]}
 steps:
-  - id: classify
+`;
+
+const CHOICE_FILE = "choice-values.lwir.yaml";
+/** The classify step, up to its output. */
+const CLASSIFY = `  - id: classify
     uses: ai.generate
-    with:
-      model: gpt-4o
-      prompt: "Classify {{ input.ticket }}"
-    output:
+    with: {model: gpt-4o, prompt: "Classify {{ input.ticket }}"}
+`;
+const CHOICE = `${HEAD}${CLASSIFY}    output:
       mode: choice
 `;
 
 const FIX_ALL_FILE = "fix-all.lwir.yaml";
 /** A step read without its needs entry (a problem) and .label read from a choice (a warning): both have one right fix. */
-const FIX_ALL = `apiVersion: littleworkflow.dev/v0.1
-kind: Workflow
-metadata:
-  name: triage
-input:
-  schema: {type: object, properties: {ticket: {type: string}}}
-output:
-  schema: true
-permissions:
-  models: [gpt-4o]
-steps:
-  - id: classify
-    uses: ai.generate
-    with:
-      model: gpt-4o
-      prompt: "Classify {{ input.ticket }}"
-    output: {mode: choice, values: [bug, feature]}
+const FIX_ALL = `${HEAD}${CLASSIFY}    output: {mode: choice, values: [bug, feature]}
   - id: answer
     uses: ai.generate
     with:
