@@ -231,8 +231,7 @@ function workspaceEdit(analysis: Analysis, uri: string, edits: readonly FixEdit[
 function commaActions(analysis: Analysis, params: CodeActionRequest,
   toAction: (fix: Fix, kind: string, diagnostics: Diagnostic[]) => CodeAction): CodeAction[] {
   const actions: CodeAction[] = [];
-  for (const { problem, fix } of missingCommaFixes(analysis.document)) {
-    if (!overlaps(problem.range, params.range)) continue;
+  for (const { problem, fix } of missingCommaFixes(analysis.document, (p) => overlaps(p.range, params.range))) {
     const sent = (params.context.diagnostics ?? []).filter((d) => overlaps(d.range, problem.range));
     actions.push(toAction(fix, CodeActionKind.QuickFix, sent));
   }

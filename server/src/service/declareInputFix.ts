@@ -23,7 +23,20 @@ export function declareInputFixes(analysis: Analysis, data: LwirDiagnosticData):
   const name = notice?.inputProperty;
   const root = doc.value;
   if (name === undefined || !isObject(root) || !isObject(root.input) || !isObject(root.input.schema)) return [];
-  const schema = root.input.schema;
+  let byName = cache.get(analysis);
+  if (!byName) cache.set(analysis, (byName = new Map()));
+  let fixes = byName.get(name);
+  if (!fixes) byName.set(name, (fixes = declare(analysis, root.input.schema, name)));
+  // Preferred when no declared name is close ("did you mean" comes first then).
+  const guessed = (data.typed.suggestions ?? []).length > 0;
+  return fixes.map((f) => ({ ...f, ...(guessed ? {} : { preferred: true }) }));
+}
+
+/** The fix of every read of `input.<name>` (each costs an analysis of the fixed text: once per name and version). */
+const cache = new WeakMap<Analysis, Map<string, Fix[]>>();
+
+function declare(analysis: Analysis, schema: Record<string, unknown>, name: string): Fix[] {
+  const doc = analysis.document;
   const type = guessInputType(analysis, name);
   const edits: OffsetEdit[] = [];
   const declared = isObject(schema.properties) ? Object.keys(schema.properties) : undefined;
@@ -41,8 +54,7 @@ export function declareInputFixes(analysis: Analysis, data: LwirDiagnosticData):
   const after = analyzeText(applyEdits(doc.text, edits), doc.format);
   if (after.document.parseErrors.length > 0) return [];
   if (findTypeNotices(after).some((n) => n.code === UNKNOWN_PROPERTY && n.inputProperty === name)) return [];
-  const guessed = (data.typed.suggestions ?? []).length > 0;
-  return [{ title: `Declare "${name}" in input.schema`, edits, ...(guessed ? {} : { preferred: true }) }];
+  return [{ title: `Declare "${name}" in input.schema`, edits }];
 }
 
 /** The schema requires every property it declares (and declares some): the style a new property follows. */

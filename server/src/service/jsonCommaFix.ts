@@ -10,12 +10,14 @@ import { applyEdits, type OffsetEdit } from "./edits";
 
 export const MISSING_COMMA = "CommaExpected";
 
-/** The missing-comma fixes of a JSON document, each with the syntax error it fixes. */
-export function missingCommaFixes(doc: Pick<LwirDocument, "format" | "text" | "parseErrors" | "offsetAt">): Array<{ problem: ParseProblem; fix: Fix }> {
+/** The missing-comma fixes of a JSON document (of the errors `wanted` picks), each with the syntax error it fixes. */
+export function missingCommaFixes(doc: Pick<LwirDocument, "format" | "text" | "parseErrors" | "offsetAt">,
+  wanted: (problem: ParseProblem) => boolean = () => true): Array<{ problem: ParseProblem; fix: Fix }> {
   if (doc.format !== "json") return [];
   const out: Array<{ problem: ParseProblem; fix: Fix }> = [];
   for (const problem of doc.parseErrors) {
-    if (problem.code !== MISSING_COMMA) continue;
+    // (each candidate costs a parse of the text: only the errors asked about)
+    if (problem.code !== MISSING_COMMA || !wanted(problem)) continue;
     const at = doc.offsetAt(problem.range.start);
     const edit = commaEdit(doc.text, at);
     if (!edit) continue;
