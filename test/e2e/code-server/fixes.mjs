@@ -68,8 +68,9 @@ export async function fixesChecks({ page, wb, workspace, run, helpers }) {
     await wb.escape();
     await wb.openFromExplorer(CHOICE_FILE);
     await page.locator(LWIR_STATUS, { hasText: /LWIR: 1 problem\b/ }).waitFor();
-    const line = CHOICE.split("\n").findIndex((l) => /^\s+mode: choice$/.test(l)) + 1;
-    await wb.goto(line, 7);
+    // The finding is on the nearest key that is written: `output`.
+    const line = CHOICE.split("\n").findIndex((l) => /^ {4}output:$/.test(l)) + 1;
+    await wb.goto(line, 6);
     await page.locator(".monaco-editor.focused .squiggly-error").first().waitFor();
     await page.keyboard.press("Control+.");
     const rows = page.locator(".action-widget .monaco-list-row.action");
