@@ -58,6 +58,15 @@ export interface CopyWorkflowVersionArgs {
 
 /** Client command that opens the canonical JSON of a document (argument: its URI). */
 export const SHOW_CANONICAL_JSON_COMMAND = "lwir.showCanonicalJson";
+
+/** "LWIR: Fix all in file": applies the document's `source.fixAll.lwir` action (FIX_ALL_KIND) as one edit. */
+export const FIX_ALL_IN_FILE_COMMAND = "lwir.fixAllInFile";
+
+/** "LWIR: Restart server": stops the language server and starts it again. */
+export const RESTART_SERVER_COMMAND = "lwir.restartServer";
+
+/** "LWIR: Show output": the LWIR output channel (the server's log and, with lwir.trace.server, its traffic). */
+export const SHOW_OUTPUT_COMMAND = "lwir.showOutput";
 /** VS Code's own command that opens the Problems panel (what the lens of an invalid document runs). */
 export const SHOW_PROBLEMS_COMMAND = "workbench.actions.view.problems";
 /** Context key for package.json's `when` clauses: the active editor holds an LWIR document. */

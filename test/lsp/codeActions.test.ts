@@ -261,3 +261,36 @@ describe("code actions over LSP (pull diagnostics)", () => {
     });
   }
 });
+
+describe("snippet edits over LSP (issue 22): the choice values fix", () => {
+  const doc = () => withSteps([aiStep("classify", { output: { mode: "choice" } })]);
+  for (const snippets of [true, false]) {
+    test(`a client ${snippets ? "that declares" : "without"} workspace.workspaceEdit.snippetEditSupport gets ${snippets ? "a snippet edit" : "a plain edit"}`, async () => {
+      const client = await LspClient.start({
+        pull: false, initializationOptions: { settings: { validation: { delay: 0 } } },
+        ...(snippets ? { capabilities: { workspace: { workspaceEdit: { documentChanges: true, snippetEditSupport: true } as object } } } : {}),
+      });
+      try {
+        const uri = fileUri("choice.lwir.yaml");
+        client.open(uri, render(doc(), "yaml"));
+        const published = await client.waitForDiagnostics(uri, { version: 1 });
+        const diagnostic = ofCode(published.diagnostics, "output.missing_values")[0];
+        assert.ok(diagnostic, JSON.stringify(published));
+        const actions = await codeActions(client, uri, diagnostic);
+        const fix = actions.find((a) => a.title === 'Add values to the output of "classify"');
+        assert.ok(fix, actions.map((a) => a.title).join(" | "));
+        if (snippets) {
+          const change = fix.edit?.documentChanges?.[0] as unknown as { textDocument: { uri: string }; edits: Array<{ snippet?: { kind: string; value: string } }> };
+          assert.equal(change.textDocument.uri, uri);
+          assert.equal(change.edits[0].snippet?.kind, "snippet");
+          assert.match(change.edits[0].snippet!.value, /\$\{1:value\}/);
+        } else {
+          assert.equal(fix.edit?.documentChanges, undefined);
+          assert.match(fix.edit!.changes![uri][0].newText, /values: \[ ?value ?\]|values:\n\s+- value/);
+        }
+      } finally {
+        await client.stop();
+      }
+    });
+  }
+});

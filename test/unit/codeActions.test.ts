@@ -12,6 +12,7 @@ import { analyzeText, type Analysis } from "../../server/src/service/analysis";
 import { YAML_UNQUOTED_TEMPLATE, toDiagnostics } from "../../server/src/service/diagnostics";
 import { FIX_ALL_TITLE, provideCodeActions } from "../../server/src/service/codeActions";
 import { FIX_ALL_KIND } from "../../server/src/protocol";
+import { FIX_ALL_IN_FILE_TITLE } from "../../server/src/service/fixAllInFile";
 import { type Json, aiStep, baseWorkflow, codeRunStep, decisionStep, parallelStep, toolStep, withSteps } from "./lwir-fixtures";
 import { GENERATOR } from "../corpus";
 
@@ -197,8 +198,9 @@ for (const format of FORMATS) {
       const { after } = applyAndCheck(s, all, { code: "step.undeclared_dependency", path: "$.steps[2].with.prompt" });
       assert.ok(after.valid, after.findings.map(key).join("\n"));
       const source = actionsFor(s, "step.undeclared_dependency", "$.steps[2].with.prompt", [FIX_ALL_KIND]).actions;
-      assert.deepEqual(source.map((a) => [a.kind, a.title]), [[FIX_ALL_KIND, FIX_ALL_TITLE]]);
-      assert.deepEqual(source[0].edit, all.edit);
+      // The source action is "Fix all in file" (lwir validate --fix): here the same entries, as one edit.
+      assert.deepEqual(source.map((a) => [a.kind, a.title]), [[FIX_ALL_KIND, FIX_ALL_IN_FILE_TITLE]]);
+      assert.equal(applyTextEdits(s, editsOf(source[0], format)), applyTextEdits(s, editsOf(all, format)));
       // `source` (the parent kind) asks for it too; a plain quick-fix request does not get the source action.
       assert.equal(actionsFor(s, "step.undeclared_dependency", "$.steps[2].with.prompt", ["source"]).actions.length, 1);
       assert.ok(!quick.actions.some((a) => a.kind === FIX_ALL_KIND));
@@ -228,14 +230,14 @@ for (const format of FORMATS) {
     test("lwir.invalid_cycle: maxVisits 2 on each member below 2 (added or replaced)", () => {
       const doc = loop({ gate: { maxVisits: undefined }, draft: { maxVisits: 1 } });
       // not preferred: whether a loop is meant is for the author (removing an edge comes first where one may go)
-      const out = checkFix(doc, format, "lwir.invalid_cycle", "$.steps", /^Set maxVisits: 2 on "draft", "gate"$/, false);
+      const out = checkFix(doc, format, "lwir.invalid_cycle", "$.steps", /^Set maxVisits to 2 on "draft", "gate"$/, false);
       assert.ok(analyzeText(out, format).valid, out);
     });
 
     test("lwir.invalid_cycle: .output reads of the members become .lastOutput", () => {
       const publish = reader("publish", "Publish {{ steps.critique.output }}", { needs: ["critique"] });
       const doc = loop({ critique: { maxVisits: undefined } }, [publish]);
-      const out = checkFix(doc, format, "lwir.invalid_cycle", "$.steps", /^Set maxVisits: 2 on "critique" and read their lastOutput$/, false);
+      const out = checkFix(doc, format, "lwir.invalid_cycle", "$.steps", /^Set maxVisits to 2 on "critique" and read their lastOutput$/, false);
       assert.ok(analyzeText(out, format).valid, out);
       assert.ok(out.includes("Publish {{ steps.critique.lastOutput }}"));
     });

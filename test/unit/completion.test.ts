@@ -471,7 +471,8 @@ describe("accepting a step reference adds the needs entry", () => {
     assert.deepEqual(flowStep.labels.sort(), ["a", "c"]);
     assert.equal(flowStep.item("c").additionalTextEdits, undefined, "c needs b: b needing c would close a cycle");
     const after2 = accept(flowStep.text, flowStep.item("a"));
-    assert.ok(after2.includes("{id: b, needs: [a], uses: tool.call"), after2);
+    // after `uses`, where the add-needs quick fix puts it too (needsPlacement.ts)
+    assert.ok(after2.includes("{id: b, uses: tool.call, needs: [a], with:"), after2);
     assert.equal(count(assertParses(after2, "yaml"), "step.undeclared_dependency"), 0);
   });
 });

@@ -234,7 +234,7 @@ describe("fixer rounds", () => {
     const typo = analyzeText(LINT_TYPO, "yaml");
     assert.equal(typo.valid, true);
     assert.deepEqual(autoFixes(typo), [], "not by default");
-    assert.deepEqual(autoFixes(typo, { kinds: new Set(["lint"]) }).map((f) => [f.kind, f.title]), [["lint", "Change to summary"]]);
+    assert.deepEqual(autoFixes(typo, { kinds: new Set(["lint"]) }).map((f) => [f.kind, f.title]), [["lint", 'Change "sumary" to "summary"']]);
     const fixed = autofixText(LINT_TYPO, "yaml", { kinds: new Set(["problem", "lint"]) });
     assert.equal(fixed.text, LINT_TYPO.replace("output.sumary", "output.summary"));
     assert.deepEqual(toDiagnostics(analyzeText(fixed.text, "yaml")), []);
@@ -315,7 +315,8 @@ describe("the fixer on the corpus", () => {
         compared++;
       }
     }
-    assert.equal(compared, 13, "fixes compared");
+    // 13, and 4 "Remove needs entry" fixes of a cycle with one way out (issue 22): three cycle-- cases.
+    assert.equal(compared, 17, "fixes compared");
   });
 
   test("idempotent, and only the lines the fixes edit differ", () => {
@@ -350,7 +351,7 @@ describe("the fixer on the corpus", () => {
         assert.deepEqual(comments(result.text), comments(original), c.name);
       }
     }
-    assert.equal(changed, 13, "corpus documents the fixer changes");
+    assert.equal(changed, 16, "corpus documents the fixer changes");
   });
 });
 
@@ -403,7 +404,7 @@ describe("lwir validate --fix (dist/cli.js)", () => {
       if (b.valid) assert.equal(f.valid, true, `${name}: a valid document stays valid`);
       if (f.fixed === 0) assert.equal(readFileSync(join(dir, name), "utf8"), b.text, `${name}: nothing fixed, not rewritten`);
     }
-    assert.equal(allFixable, 10, "corpus documents whose findings are all fixable");
+    assert.equal(allFixable, 13, "corpus documents whose findings are all fixable"); // 10, and the three cycle-- cases with one way out
     assert.equal(partly, 2, "documents with fixable and other findings");
     // No temporary file is left beside the fixed ones.
     assert.deepEqual(readdirSync(dir).filter((n) => !/\.lwir\.(json|yaml|yml)$/.test(n)), []);

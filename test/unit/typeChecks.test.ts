@@ -338,12 +338,12 @@ function codeActionsFor(analysis: ReturnType<typeof analyzeText>, diagnostic: Di
   return provideCodeActions(analysis, { textDocument: { uri: "file:///w" }, range: diagnostic.range, context: { diagnostics: [diagnostic], only: ["quickfix"] } });
 }
 
-describe("quick fix: Change to NAME", () => {
+describe('quick fix: Change "WORD" to "NAME"', () => {
   for (const format of FORMATS) {
     test(`${format}: the property name, preferred, and the document then has no warning`, () => {
       const { analysis, source, diagnostics } = check(workflow([reader("Summary: {{ steps.summarize.output.sumary }}")]), format);
       const actions = codeActionsFor(analysis, diagnostics[0]);
-      assert.deepEqual(actions.map((a) => [a.title, a.isPreferred, a.kind]), [["Change to summary", true, "quickfix"]]);
+      assert.deepEqual(actions.map((a) => [a.title, a.isPreferred, a.kind]), [['Change "sumary" to "summary"', true, "quickfix"]]);
       const edits = actions[0].edit!.changes!["file:///w"];
       const fixed = applyEdits(source, edits.map((e) => ({ start: analysis.document.offsetAt(e.range.start), end: analysis.document.offsetAt(e.range.end), newText: e.newText })));
       assert.ok(fixed.includes("{{ steps.summarize.output.summary }}"));
@@ -355,7 +355,7 @@ describe("quick fix: Change to NAME", () => {
     test(`${format}: a compared literal close to a choice value, through provideCodeActions`, () => {
       const { analysis, source, diagnostics } = check(workflow([reader("{{ steps.review.output == 'aprove' }}")]), format);
       const actions = provideCodeActions(analysis, { textDocument: { uri: "file:///w" }, range: diagnostics[0].range, context: { diagnostics, only: ["quickfix"] } });
-      assert.deepEqual(actions.map((a) => a.title), ["Change to approve"]);
+      assert.deepEqual(actions.map((a) => a.title), ['Change "aprove" to "approve"']);
       const e = actions[0].edit!.changes!["file:///w"][0];
       const fixed = applyEdits(source, [{ start: analysis.document.offsetAt(e.range.start), end: analysis.document.offsetAt(e.range.end), newText: e.newText }]);
       assert.ok(fixed.includes("{{ steps.review.output == 'approve' }}"));
@@ -365,11 +365,11 @@ describe("quick fix: Change to NAME", () => {
   test("as offset edits for lwir validate --fix: applied unasked only when exactly one declared name is close", () => {
     const one = check(workflow([reader("{{ steps.summarize.output.sumary }}")]), "json");
     const fixes = didYouMeanPropertyFixes(one.analysis, one.diagnostics[0].data as LwirDiagnosticData);
-    assert.deepEqual(fixes.map((f) => [f.title, f.preferred, f.auto]), [["Change to summary", true, true]]);
+    assert.deepEqual(fixes.map((f) => [f.title, f.preferred, f.auto]), [['Change "sumary" to "summary"', true, true]]);
     const input = { type: "object", properties: { ticket: { type: "string" }, tag: { type: "string" }, tab: { type: "string" } } };
     const two = check(workflow([reader("{{ input.tac }}")], input), "json");
     const choices = didYouMeanPropertyFixes(two.analysis, two.diagnostics[0].data as LwirDiagnosticData);
-    assert.deepEqual(choices.map((f) => [f.title, f.preferred, f.auto]), [["Change to tag", true, undefined], ["Change to tab", undefined, undefined]]);
+    assert.deepEqual(choices.map((f) => [f.title, f.preferred, f.auto]), [['Change "tac" to "tag"', true, undefined], ['Change "tac" to "tab"', undefined, undefined]]);
   });
 
   test("nothing for a name with no close declared one, or for a stale diagnostic", () => {

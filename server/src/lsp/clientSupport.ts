@@ -26,6 +26,8 @@ export interface ClientSupport {
   workDoneProgress: boolean;
   /** The client tells us when workspace folders are added or removed. */
   workspaceFolderChanges: boolean;
+  /** The client applies snippet edits in workspace edits (LSP 3.18): fixes that leave a choice open send tab stops. */
+  snippetEdits: boolean;
 }
 
 /** Before `initialize`: what every client can take. */
@@ -41,6 +43,7 @@ export const BEFORE_INITIALIZE: ClientSupport = {
   watchedFilesRegistration: false,
   workDoneProgress: false,
   workspaceFolderChanges: false,
+  snippetEdits: false,
 };
 
 export function readClientSupport(capabilities: ClientCapabilities): ClientSupport {
@@ -61,5 +64,6 @@ export function readClientSupport(capabilities: ClientCapabilities): ClientSuppo
     watchedFilesRegistration: capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
     workDoneProgress: capabilities.window?.workDoneProgress === true,
     workspaceFolderChanges: capabilities.workspace?.workspaceFolders === true,
+    snippetEdits: (capabilities.workspace?.workspaceEdit as { snippetEditSupport?: boolean } | undefined)?.snippetEditSupport === true,
   };
 }

@@ -23,7 +23,7 @@ import type { ServerParts } from "./serverParts";
 export const COMPLETION_TRIGGER_CHARACTERS = [".", "{", '"', " ", "[", "'", ":", "-"];
 
 /** Registers the handlers; returns the capabilities to announce for a client. */
-export function registerCompletionAndCodeActions({ connection, documents, workspace, session, client }: ServerParts): (client: ClientSupport) => ServerCapabilities {
+export function registerCompletionAndCodeActions({ connection, documents, workspace, session, client, settings }: ServerParts): (client: ClientSupport) => ServerCapabilities {
   const completionDocumentation = new CompletionDocumentation();
 
   connection.onRequest(CompletionRequest.type, session.documentRequest("completion", (params: CompletionParams) => {
@@ -62,7 +62,7 @@ export function registerCompletionAndCodeActions({ connection, documents, worksp
   connection.onRequest(CodeActionRequest.type, session.documentRequest("codeAction", (params) => {
     const analysis = workspace.getAnalysis(params.textDocument.uri);
     if (!analysis) return null;
-    return provideCodeActions(analysis, params);
+    return provideCodeActions(analysis, params, { snippetEdits: client().snippetEdits, rules: settings.current.lint.rules });
   }, (params) => {
     if (!isRange(params.range)) return "params.range {start, end}";
     const context: unknown = params.context;

@@ -10,11 +10,15 @@ import { applyRuleLevels, isEmptyDocument, toDiagnostics, type LwirDiagnosticDat
 import { applyEdits, type OffsetEdit } from "./edits";
 import type { RuleLevels } from "./rules";
 import type { Diagnostic } from "vscode-languageserver-types";
+import { missingCommaFixes } from "./jsonCommaFix";
 
 export const MAX_FIX_ROUNDS = 10;
 
 /** `--fix-type problem`: what `--fix` applies unless told otherwise (issue 17: lint fixes when asked). */
 export const DEFAULT_FIX_KINDS: ReadonlySet<FixKind> = new Set<FixKind>(["problem"]);
+
+/** `--fix-type all`, and "Fix all in file" in the editor (fixAllInFile.ts). */
+export const ALL_FIX_KINDS: ReadonlySet<FixKind> = new Set<FixKind>(["problem", "lint"]);
 
 export interface AutofixOptions {
   /** Which fixes to apply (default DEFAULT_FIX_KINDS: the runtime's problems; did-you-mean guesses of our own checks only when asked). */
@@ -115,13 +119,14 @@ function touches(a: OffsetEdit, b: OffsetEdit): boolean {
  */
 export function autofixText(text: string, format: Format, options: AutofixOptions = {}): AutofixResult {
   const maxRounds = options.maxRounds ?? MAX_FIX_ROUNDS;
-  let current = text;
-  let analysis = analyzeText(current, format);
+  const commas = insertMissingCommas(text, format);
+  let current = commas.text;
+  let analysis = commas.analysis;
   let total = problemTotal(analysis, options.rules);
   const findingsBefore = analysis.findings.length;
-  const titles: string[] = [];
+  const titles: string[] = [...commas.titles];
   // The last state with no more findings than the file had: where a run that ends worse goes back to.
-  let safe = { text, count: 0 };
+  let safe = { text: current, count: titles.length };
   let reverted = false;
   for (let round = 0; round < maxRounds; round++) {
     const fixes = compatibleFixes(autoFixes(analysis, options));
@@ -145,3 +150,29 @@ export function autofixText(text: string, format: Format, options: AutofixOption
   }
   return { text: current, fixed: titles.length, titles, reverted };
 }
+
+/**
+ * A JSON text's missing commas (jsonCommaFix.ts), inserted before anything else: the only syntax errors
+ * with one right fix. Kept only when the text then has fewer syntax errors; the fixes of a document that
+ * parses follow in autofixText.
+ */
+function insertMissingCommas(text: string, format: Format): { text: string; analysis: Analysis; titles: string[] } {
+  const first = analyzeText(text, format);
+  let analysis = first;
+  let current = text;
+  const titles: string[] = [];
+  // The parser reports its first syntax error: one comma a round, each past the one before.
+  for (let round = 0; format === "json" && round < MAX_COMMAS; round++) {
+    const fixes = missingCommaFixes(analysis.document);
+    if (fixes.length === 0) break;
+    current = applyEdits(current, fixes.map((f) => f.fix.edits[0]));
+    analysis = analyzeText(current, format);
+    titles.push(...fixes.map((f) => f.fix.title));
+  }
+  // Kept when the text then parses: a comma that only moves the error on to something else is left for a person.
+  if (titles.length === 0 || analysis.document.parseErrors.length > 0) return { text, analysis: first, titles: [] };
+  return { text: current, analysis, titles };
+}
+
+/** At most this many missing commas are inserted in one file. */
+const MAX_COMMAS = 100;

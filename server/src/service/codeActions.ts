@@ -13,6 +13,7 @@ import {
   type Diagnostic,
   type Range,
   type TextEdit,
+  type WorkspaceEdit,
 } from "vscode-languageserver-types";
 import type { PathSegment } from "../lwir/types";
 import { API_VERSION, KIND, decisionTargets, isObject, validNeeds, validateLwir, visitsEnoughForCycle } from "../lwir/validate";
@@ -37,8 +38,14 @@ import { spanInString } from "./stringSource";
 import { FIX_ALL_KIND } from "../protocol";
 import { OWN_RULES } from "../lwir/codes";
 import { closeNames, editDistance, maxDistance, nameFixes, nameSiteOf, type NameFix, type NameSite } from "./didYouMean";
-import { IMPOSSIBLE_COMPARISON, UNKNOWN_PROPERTY, findTypeNotices } from "./typeChecks";
+import { IMPOSSIBLE_COMPARISON, PROPERTY_OF_SCALAR_OUTPUT, UNKNOWN_PROPERTY, findTypeNotices } from "./typeChecks";
 import { didYouMeanPropertyFixes } from "./typeFixes";
+import { choiceValuesFixes } from "./choiceValuesFix";
+import { scalarOutputFixes } from "./scalarOutputFix";
+import { declareInputFixes } from "./declareInputFix";
+import { missingCommaFixes } from "./jsonCommaFix";
+import { fixAllInFile } from "./fixAllInFile";
+import type { RuleLevels } from "./rules";
 
 export const FIX_ALL_TITLE = "Add all missing needs entries";
 
@@ -55,10 +62,18 @@ export interface CodeActionRequest {
  */
 export type FixKind = "problem" | "lint";
 
+/**
+ * An edit of a fix; `snippet`, when set, is the same edit as a snippet (`${1:value}` tab stops) for
+ * clients that take snippet edits (LSP 3.18 SnippetTextEdit); others and `lwir validate --fix` use newText.
+ */
+export interface FixEdit extends OffsetEdit {
+  snippet?: string;
+}
+
 /** A fix before it becomes an LSP CodeAction (or an edit `lwir validate --fix` applies). */
 export interface Fix {
   title: string;
-  edits: OffsetEdit[];
+  edits: FixEdit[];
   preferred?: boolean;
   /**
    * The one right fix, safe to apply without a person choosing (`lwir validate --fix`): it removes the
@@ -83,13 +98,16 @@ export interface FixProducer {
 }
 
 /**
- * Fix producers by code, beside the built-in fixes of the runtime's findings (fixesFor below). One line
- * plugs a check's fixes into both the editor's quick fixes and `lwir validate --fix`:
- *   ["lwir.some_code", { kind: "lint", fixes: someCodeFixes }],
+ * Fix producers by code, beside the built-in fixes of the runtime's findings (fixesFor below), in the
+ * order they are offered. One line plugs a check's fixes into both the editor's quick fixes and
+ * `lwir validate --fix`:
+ *   ["lwir.some_code", [{ kind: "lint", fixes: someCodeFixes }]],
  */
-const FIX_PRODUCERS: ReadonlyMap<string, FixProducer> = new Map<string, FixProducer>([
-  [UNKNOWN_PROPERTY, { kind: "lint", fixes: didYouMeanPropertyFixes }],
-  [IMPOSSIBLE_COMPARISON, { kind: "lint", fixes: didYouMeanPropertyFixes }],
+const FIX_PRODUCERS: ReadonlyMap<string, readonly FixProducer[]> = new Map<string, FixProducer[]>([
+  [UNKNOWN_PROPERTY, [{ kind: "lint", fixes: didYouMeanPropertyFixes }, { kind: "lint", fixes: declareInputFixes }]],
+  [IMPOSSIBLE_COMPARISON, [{ kind: "lint", fixes: didYouMeanPropertyFixes }]],
+  [PROPERTY_OF_SCALAR_OUTPUT, [{ kind: "lint", fixes: scalarOutputFixes }]],
+  ["output.missing_values", [{ kind: "problem", fixes: choiceValuesFixes }]],
 ]);
 
 /**
@@ -115,36 +133,47 @@ export function quickFixes(analysis: Analysis, data: LwirDiagnosticData): Kinded
   } catch {
     // no built-in fix for an odd document; a registered producer may still have one
   }
-  const producer = FIX_PRODUCERS.get(data.code);
-  if (producer) {
+  for (const producer of FIX_PRODUCERS.get(data.code) ?? []) {
     try {
       for (const fix of producer.fixes(analysis, data)) out.push({ ...fix, kind: producer.kind });
     } catch {
-      // the built-in fixes above still count
+      // the built-in fixes above and the other producers still count
     }
   }
   return out;
 }
 
-export function provideCodeActions(analysis: Analysis, params: CodeActionRequest): CodeAction[] {
+/** What the client and the user's settings decide about code actions. */
+export interface CodeActionOptions {
+  /** The client applies snippet edits in a workspace edit (`workspace.workspaceEdit.snippetEditSupport`). */
+  snippetEdits?: boolean;
+  /** The levels of our own rules (lwir.lint.rules): "Fix all in file" leaves the notices that are off alone. */
+  rules?: RuleLevels;
+}
+
+export function provideCodeActions(analysis: Analysis, params: CodeActionRequest, options: CodeActionOptions = {}): CodeAction[] {
   const doc = analysis.document;
   const only = params.context.only;
   const wants = (kind: string) => !only || only.some((k) => kind === k || kind.startsWith(k + "."));
   const uri = params.textDocument.uri;
-  if (isEmptyDocument(doc)) return wants(CodeActionKind.QuickFix) ? [newWorkflowAction(analysis, params)] : [];
-  if (doc.parseErrors.length > 0) {
-    return wants(CodeActionKind.QuickFix) && doc.format === "yaml" ? parseErrorActions(analysis, params) : [];
-  }
-  if (doc.value === undefined) return [];
-  const actions: CodeAction[] = [];
-  const byKey = new Map<string, CodeAction>();
   const toAction = (fix: Fix, kind: string, diagnostics: Diagnostic[]): CodeAction => ({
     title: fix.title,
     kind,
     ...(diagnostics.length > 0 ? { diagnostics } : {}),
     ...(fix.preferred ? { isPreferred: true } : {}),
-    edit: { changes: { [uri]: fix.edits.map((e) => textEdit(analysis, e)) } },
+    edit: workspaceEdit(analysis, uri, fix.edits, options.snippetEdits === true),
   });
+  // "Fix all in file" (source.fixAll.lwir): asked for by kind only (the command, editor.codeActionsOnSave).
+  const fixAll = only !== undefined && wants(FIX_ALL_KIND) ? fixAllInFile(analysis, options.rules) : undefined;
+  const fixAllActions = fixAll ? [toAction(fixAll, FIX_ALL_KIND, [])] : [];
+  if (isEmptyDocument(doc)) return wants(CodeActionKind.QuickFix) ? [newWorkflowAction(analysis, params)] : [];
+  if (doc.parseErrors.length > 0) {
+    if (!wants(CodeActionKind.QuickFix)) return fixAllActions;
+    return [...(doc.format === "yaml" ? parseErrorActions(analysis, params) : commaActions(analysis, params, toAction)), ...fixAllActions];
+  }
+  if (doc.value === undefined) return [];
+  const actions: CodeAction[] = [];
+  const byKey = new Map<string, CodeAction>();
 
   const ours = ourDiagnostics(analysis, params);
   if (wants(CodeActionKind.QuickFix)) {
@@ -166,17 +195,45 @@ export function provideCodeActions(analysis: Analysis, params: CodeActionRequest
     }
   }
 
-  // Fix-all: the whole document's inferred needs at once (catalog sections 7 and 11).
+  // Every missing needs entry at once (catalog sections 7 and 11), as a quick fix only when it does more
+  // than the single fix next to it.
   const undeclared = ours.filter((d) => (d.data as LwirDiagnosticData).code === "step.undeclared_dependency");
-  const wantFixAllQuick = wants(CodeActionKind.QuickFix) && undeclared.length > 0;
-  const wantFixAllSource = only !== undefined && wants(FIX_ALL_KIND);
-  if (wantFixAllQuick || wantFixAllSource) {
+  if (wants(CodeActionKind.QuickFix) && undeclared.length > 0) {
     const fix = fixAllNeeds(analysis);
-    if (fix) {
-      if (wantFixAllSource) actions.push(toAction(fix.fix, FIX_ALL_KIND, []));
-      // As a quick fix only when it does more than the single fix next to it.
-      if (wantFixAllQuick && fix.count > 1) actions.push(toAction(fix.fix, CodeActionKind.QuickFix, undeclared));
-    }
+    if (fix && fix.count > 1) actions.push(toAction(fix.fix, CodeActionKind.QuickFix, undeclared));
+  }
+  actions.push(...fixAllActions);
+  return actions;
+}
+
+/** The edits of a fix for the document: snippet edits (a TextDocumentEdit) where the fix has them and the client takes them. */
+function workspaceEdit(analysis: Analysis, uri: string, edits: readonly FixEdit[], snippets: boolean): WorkspaceEdit {
+  if (snippets && edits.some((e) => e.snippet !== undefined)) {
+    return {
+      documentChanges: [{
+        textDocument: { uri, version: null },
+        edits: edits.map((e) => (e.snippet !== undefined
+          ? { range: analysis.document.rangeAt(e.start, e.end), snippet: { kind: "snippet", value: e.snippet } } as unknown as TextEdit
+          : textEdit(analysis, e))),
+      }],
+    };
+  }
+  return { changes: { [uri]: edits.map((e) => textEdit(analysis, e)) } };
+}
+
+// ---- JSON syntax errors that a comma fixes (jsonCommaFix.ts) -----------------------------------------
+
+/**
+ * "Insert the missing comma" for each such error at the range. VS Code's JSON support reports JSON syntax
+ * errors in its place (the client leaves ours out: client/src/jsonSyntaxErrors.ts), so the diagnostics the
+ * action names are the sent ones at the error, whoever made them.
+ */
+function commaActions(analysis: Analysis, params: CodeActionRequest,
+  toAction: (fix: Fix, kind: string, diagnostics: Diagnostic[]) => CodeAction): CodeAction[] {
+  const actions: CodeAction[] = [];
+  for (const { problem, fix } of missingCommaFixes(analysis.document, (p) => overlaps(p.range, params.range))) {
+    const sent = (params.context.diagnostics ?? []).filter((d) => overlaps(d.range, problem.range));
+    actions.push(toAction(fix, CodeActionKind.QuickFix, sent));
   }
   return actions;
 }
@@ -391,7 +448,8 @@ function fixesFor(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
       const removals = removeNeedsFixes(analysis, data);
       const [title, edits] = cycleFix(analysis, data);
       const alone = removals.length === 1 && edits === undefined;
-      for (const r of removals) add(r.title, r.edits, alone);
+      // The only fix there is needs no choice: `lwir validate --fix` removes that entry too.
+      for (const r of removals) add(r.title, r.edits, alone, alone);
       add(title, edits, false);
       break;
     }
@@ -582,7 +640,7 @@ function cycleFix(analysis: Analysis, data: LwirDiagnosticData): [string, Offset
   if (rewrites === undefined) return none;
   edits.push(...rewrites);
   const names = low.map((m) => (m.id !== undefined ? `"${m.id}"` : "a step")).join(", ");
-  return [`Set maxVisits: 2 on ${names}${rewrites.length > 0 ? " and read their lastOutput" : ""}`, edits];
+  return [`Set maxVisits to 2 on ${names}${rewrites.length > 0 ? " and read their lastOutput" : ""}`, edits];
 }
 
 /**
@@ -660,12 +718,14 @@ function computeRemovals(analysis: Analysis, listSegments: PathSegment[], member
     const needs = steps[e.to].needs as unknown[];
     // Every copy of the entry: a second one would keep the edge.
     const at = needs.flatMap((v, k) => (v === need ? [k] : []));
-    const after = validateLwir(withNeeds(doc.value, reader.segments, needs.filter((v) => v !== need)), { plainData: true }).findings;
+    // The last entry goes with its key: `needs: []` says nothing more, and would change the WorkflowVersion.
+    const kept = needs.filter((v) => v !== need);
+    const after = validateLwir(withNeeds(doc.value, reader.segments, kept.length > 0 ? kept : undefined), { plainData: true }).findings;
     const now = new Map<string, number>();
     for (const f of after) now.set(keyOf(f), (now.get(keyOf(f)) ?? 0) + 1);
     if (now.has(keyOf(target))) continue;
     if ([...now].some(([k, n]) => (before.get(k) ?? 0) < n)) continue;
-    const edits = removeArrayElements(doc, [...reader.segments, "needs"], at);
+    const edits = kept.length > 0 ? removeArrayElements(doc, [...reader.segments, "needs"], at) : removeProperty(doc, reader.segments, "needs");
     if (!edits || edits.length === 0) continue;
     fixes.push({ title: `Remove needs entry "${need}" from step "${String(steps[e.to].id)}"`, edits });
   }
@@ -684,8 +744,8 @@ function readsStep(segments: PathSegment[], step: Record<string, unknown>, id: s
   return found;
 }
 
-/** The document value with one step's needs replaced: containers on the path copied, the rest shared. */
-function withNeeds(root: unknown, stepSegments: readonly PathSegment[], needs: unknown[]): unknown {
+/** The document value with one step's needs replaced (or removed): containers on the path copied, the rest shared. */
+function withNeeds(root: unknown, stepSegments: readonly PathSegment[], needs: unknown[] | undefined): unknown {
   const copy = (v: unknown): unknown => (Array.isArray(v) ? [...v] : { ...(v as Record<string, unknown>) });
   const top = copy(root) as Record<string | number, unknown>;
   let node = top;
@@ -694,7 +754,8 @@ function withNeeds(root: unknown, stepSegments: readonly PathSegment[], needs: u
     node[seg] = child;
     node = child;
   }
-  node.needs = needs;
+  if (needs === undefined) delete node.needs;
+  else node.needs = needs;
   return top;
 }
 

@@ -13,6 +13,7 @@
 // provideCompletionNearCursor() (JSON) goes further: it reads only the step around the cursor from an
 // edited document whose new text is not built yet. Long step lists are cut to a window
 // (completionStepWindow.ts) and marked incomplete.
+import { needsAnchor, yamlFlowLists } from "./needsPlacement";
 import { schemaAtPath, schemaPropertyItems } from "./schemaCompletion";
 import {
   CompletionItemKind,
@@ -809,7 +810,8 @@ class Completer {
       }
       return undefined; // needs is something else (null, a string): the validator reports it; leave it
     }
-    const idm = members.find((m) => m.key === "id");
+    // After `id` or `uses`, whichever is written last: where the add-needs quick fix puts it (needsPlacement.ts).
+    const idm = needsAnchor(members);
     if (!idm) return undefined;
     if (frame.flow) {
       const key = json ? '"needs"' : "needs";
@@ -820,16 +822,10 @@ class Completer {
     }
     const col = idm.column ?? idm.keyStart - lineStartAt(t, idm.keyStart);
     const end = lineEndAt(t, idm.keyStart);
-    const block = this.yamlBlockNeedsStyle();
+    const block = !yamlFlowLists(t);
     return at(end, end, (id) => block
       ? `\n${" ".repeat(col)}needs:\n${" ".repeat(col + this.unit)}- ${blockScalar(id)}`
       : `\n${" ".repeat(col)}needs: [${flowScalar(id)}]`);
-  }
-
-  /** Does this YAML document write needs as block sequences (`needs:` then `- x` lines)? */
-  private yamlBlockNeedsStyle(): boolean {
-    const m = /^[ \t-]*needs:[ \t]*(\S?)/m.exec(this.text);
-    return m !== null && (m[1] === "" || m[1] === "#");
   }
 
   // ---- values outside expressions --------------------------------------------------------------

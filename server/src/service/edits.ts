@@ -11,6 +11,7 @@ import { valueAt } from "../lwir/path";
 import type { NodeLocation } from "../document/types";
 import type { PathSegment } from "../lwir/types";
 import { quoteYaml, yamlScalar } from "../document/yamlQuote";
+import { NEEDS_AFTER, yamlFlowLists } from "./needsPlacement";
 
 /** Replace text[start, end) with newText. Insertions have start === end. */
 export interface OffsetEdit {
@@ -51,7 +52,7 @@ export function addNeedsEntries(doc: EditableDocument, stepSegments: readonly Pa
   if (ids.length === 0) return [];
   const step = valueAt(doc.value, stepSegments);
   if (!isObject(step)) return undefined;
-  if (step.needs === undefined) return addProperty(doc, stepSegments, "needs", [...ids], { after: ["id", "uses"] });
+  if (step.needs === undefined) return addProperty(doc, stepSegments, "needs", [...ids], { after: NEEDS_AFTER });
   if (!Array.isArray(step.needs)) return undefined;
   return appendToArray(doc, [...stepSegments, "needs"], ids);
 }
@@ -431,11 +432,7 @@ class Context {
 
   /** YAML: write arrays of scalars in flow style (`[a, b]`) unless the document's needs/lists are block style. */
   yamlFlowArrays(): boolean {
-    if (this.flowArrays !== undefined) return this.flowArrays;
-    const needs = /^[ \t]*(?:-[ \t]+)?needs:[ \t]*(\[|#|$)/m.exec(this.text);
-    if (needs) this.flowArrays = needs[1] === "[";
-    // Else flow, unless only block sequences of scalars (`- a`, not `- id: a`) are written.
-    else this.flowArrays = /:[ \t]+\[/.test(this.text) || !/^[ \t]*-[ \t]+(?:"[^"\r\n]*"|'[^'\r\n]*'|[^\s#:{[\]"'][^:#\r\n]*)[ \t]*(?:#.*)?$/m.test(this.text);
+    if (this.flowArrays === undefined) this.flowArrays = yamlFlowLists(this.text);
     return this.flowArrays;
   }
 

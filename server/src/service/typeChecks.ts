@@ -34,6 +34,10 @@ export interface TypeNotice {
   /** What was written at [start, end) and the declared names close to it, nearest first (the quick fix's choices). */
   word?: string;
   suggestions?: string[];
+  /** PROPERTY_OF_SCALAR_OUTPUT: the path from the offending segment (with its dot or bracket) to its end, and the value read without it. */
+  rest?: { start: number; end: number; base: string };
+  /** UNKNOWN_PROPERTY on `input.NAME`: the workflow input declares no such property (declareInputFix.ts). */
+  inputProperty?: string;
 }
 
 /** Where an expression is evaluated: the step list it is in (which steps it reads, what `item` is). */
@@ -286,7 +290,10 @@ function propertyCheck(scope: ExpressionScope, node: Extract<ExprNode, { kind: "
   const end = offset + segment.end - (segment.kind === "name" ? 0 : 1);
   if (at.scalarMode) {
     const what = at.scalarMode === "text" ? "the text of a step with output mode text" : `one of the choice values (${valuesText(at.schema)})`;
-    out.push({ code: PROPERTY_OF_SCALAR_OUTPUT, segments, start, end, message: `${at.text} is ${what}: it has no property "${name}". Use ${at.text} itself.` });
+    out.push({
+      code: PROPERTY_OF_SCALAR_OUTPUT, segments, start, end, message: `${at.text} is ${what}: it has no property "${name}". Use ${at.text} itself.`,
+      rest: { start: offset + segment.start, end: offset + node.end, base: at.text },
+    });
     return;
   }
   if (lookup.kind === "noProperties") {
@@ -308,6 +315,7 @@ function propertyCheck(scope: ExpressionScope, node: Extract<ExprNode, { kind: "
     code: UNKNOWN_PROPERTY, segments, start, end,
     message,
     ...(segment.kind === "name" ? { word: name, suggestions } : {}),
+    ...(node.root === "input" && at.text === "input" ? { inputProperty: name } : {}),
   });
 }
 

@@ -1,4 +1,4 @@
-// Quick fixes of the type checks (service/typeChecks.ts): "Change to summary" for a property name the
+// Quick fixes of the type checks (service/typeChecks.ts): "Change "sumary" to "summary"" for a property name the
 // schema does not declare when a declared one is one or two edits away, and for a compared literal
 // that is close to one of the declared values. Registered as a fix producer in codeActions.ts, so the
 // editor and `lwir validate --fix` apply the same edit.
@@ -22,7 +22,7 @@ export interface TypeFix {
 }
 
 /**
- * The "Change to NAME" fixes of a `lwir.unknown_property` or `lwir.impossible_comparison` diagnostic's
+ * The "Change "WORD" to "NAME"" fixes of a `lwir.unknown_property` or `lwir.impossible_comparison` diagnostic's
  * data (from toDiagnostics): one per close declared name, the nearest preferred. Empty when the data is
  * not current (the text changed since) or no suggestion keeps the template accepted. This has the shape
  * of a fix producer (codeActions.ts), so the editor and `lwir validate --fix` make the same edit.
@@ -47,7 +47,7 @@ export function didYouMeanPropertyFixes(analysis: Analysis, data: LwirDiagnostic
     const source = typed.start !== undefined && typed.end !== undefined ? { start: typed.start, end: typed.end } : undefined;
     const edits = replaceInString(doc, data.segments, typed.valueStart, typed.valueEnd, name, source);
     if (!edits || edits.length === 0) continue;
-    fixes.push({ title: `Change to ${name}`, edits, ...(fixes.length === 0 ? { preferred: true } : {}) });
+    fixes.push({ title: `Change "${typed.word}" to "${name}"`, edits, ...(fixes.length === 0 ? { preferred: true } : {}) });
   }
   // Applied unasked only when nothing is chosen (one close name) and the changed path then resolves: a
   // name that is close but leads nowhere (`input.candidate.id` → `candidates.id`, an array) is a guess.

@@ -451,7 +451,7 @@ export async function authoringChecks({ page, wb, workspace, run, screenshots, h
     }
   });
 
-  await run("authoring 7: a misspelt output property the runtime lets through is a warning on the name; Ctrl+. offers \"Change to summary\" first; applied, no problem", async () => {
+  await run("authoring 7: a misspelt output property the runtime lets through is a warning on the name; Ctrl+. offers \"Change \"sumary\" to \"summary\"\" first; applied, no problem", async () => {
     await wb.escape();
     if ((await page.locator(".tab.dirty").count()) > 0) await wb.command("View: Revert and Close Editor");
     writeFileSync(file(TYPED_FILE), TYPED);
@@ -478,7 +478,7 @@ export async function authoringChecks({ page, wb, workspace, run, screenshots, h
     }
     await wb.goto(i + 1, col + 3);
     await page.locator(".monaco-editor.focused .squiggly-warning").first().waitFor();
-    const fix = await firstAction(/^Change to summary/);
+    const fix = await firstAction(/^Change "sumary" to "summary"/);
     await apply(fix);
     await waitForEqual(page, problemSeverities, [], "no problem once the name is changed");
     const fixed = await save(TYPED_FILE, typed);

@@ -12,6 +12,7 @@ import { cliReport } from "../lib.mjs";
 import { GIF_NAME, authoringChecks } from "./authoring.mjs";
 import { GRAPH_SCREENSHOT, graphChecks } from "./graph.mjs";
 import { quietChecks } from "./quiet.mjs";
+import { fixesChecks } from "./fixes.mjs";
 import { LWIR_STATUS, NEUTRAL, Workbench, escapeRe, problemRows, suggestLabels } from "./workbench.mjs";
 import { messagesChecks } from "./messages.mjs";
 import { workspaceChecks } from "./workspace.mjs";
@@ -535,6 +536,9 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
 
   // ---- issue #15's graph view ---------------------------------------------------------------------------
   await graphChecks({ page, wb, workspace, run, screenshots });
+
+  // ---- issue #22's fixes: choice values (a snippet), Fix all in file, restart, output ------------------
+  await fixesChecks({ page, wb, workspace, run, helpers: { waitForFile } });
 
   // ---- issue #14's authoring session, from empty files (last: it resizes the window) -------------------
   await authoringChecks({ page, wb, workspace, run, screenshots, helpers: { expectedRows, waitForEqual, waitForFile } });
