@@ -288,11 +288,12 @@ describe("top-level snippets: block style in YAML, the cursor left inside", () =
       assert.deepEqual(pathAt(text, format, cursor - 1).slice(0, 2), ["steps", 0]);
     });
 
-    test(`${format}: input leaves the cursor inside properties`, () => {
+    test(`${format}: input declares a first property, its name the first tab stop (never \`properties: {}\`, which turns the type checks off)`, () => {
       const r = complete(partial[format], format);
-      const { text, cursor } = accept(r.text, r.item("input"));
-      assert.equal(text.slice(cursor - 1, cursor + 1), "{}");
-      assert.deepEqual((analyzeText(text, format).document.value as { input: unknown }).input, { schema: { type: "object", properties: {} } });
+      const item = r.item("input");
+      const { text } = accept(r.text, item);
+      assert.deepEqual((analyzeText(text, format).document.value as { input: unknown }).input, { schema: { type: "object", properties: { topic: { type: "string" } } } });
+      assert.match((item.textEdit as TextEdit).newText, format === "json" ? /"\$\{1:topic\}": \{"type": "\$\{2\|string,/ : /\$\{1:topic\}: \{type: \$\{2\|string,/);
     });
   }
 

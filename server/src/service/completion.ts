@@ -87,6 +87,8 @@ import {
   renderItem,
   renderMember,
   schemaSnippet,
+  objectSchema,
+  keyText,
   stepsSnippet,
   renderValue,
   stepKeyValue,
@@ -1044,8 +1046,8 @@ class Completer {
         { key: "apiVersion", doc: "Always `littleworkflow.dev/v0.1`.", value: str(API_VERSION) },
         { key: "kind", doc: "Always `Workflow`.", value: str(KIND) },
         { key: "metadata", doc: "`name` (required), `version`, `description`.", value: metadataSnippet() },
-        { key: "input", doc: "The workflow input: `schema` (required).", value: schemaSnippet() },
-        { key: "output", doc: "The workflow output: `schema` (required).", value: schemaSnippet() },
+        { key: "input", doc: "The workflow input: `schema` (required).", value: schemaSnippet("topic") },
+        { key: "output", doc: "The workflow output: `schema` (required).", value: schemaSnippet("result") },
         { key: "permissions", doc: "The model slots and tools steps may use.", value: permissionsSnippet({ models: [...used.models.keys()], tools: [...used.tools.keys()] }) },
         { key: "steps", doc: "The top-level step list, starting with an ai.generate step.", value: stepsSnippet(this.shapeEnv(["steps"])) },
       ]);
@@ -1068,7 +1070,7 @@ class Completer {
       ]);
     }
     if (samePath(path, ["input"]) || samePath(path, ["output"])) {
-      return offer([{ key: "schema", doc: "A JSON Schema (LWIR subset).", value: obj([["type", str("object")], ["properties", obj([], true)]], false) }]);
+      return offer([{ key: "schema", doc: "A JSON Schema (LWIR subset).", value: objectSchema(path[0] === "input" ? "topic" : "result") }]);
     }
     if (!step) return;
     const r = step.rest;
@@ -1085,7 +1087,7 @@ class Completer {
       const modes = uses === "parallel" ? ["array"] : [...OUTPUT_MODES];
       return offer([
         { key: "mode", doc: "text, object, array, choice or json.", value: str(choice("mode", modes)) },
-        { key: "schema", doc: "A JSON Schema (LWIR subset); required for object and array.", value: uses === "parallel" ? (stepKeyValue("output", "parallel", env, step.id) as Extract<Snip, { k: "obj" }>).entries[1][1] : obj([["type", str("object")], ["properties", obj([], true)]], false) },
+        { key: "schema", doc: "A JSON Schema (LWIR subset); required for object and array.", value: uses === "parallel" ? (stepKeyValue("output", "parallel", env, step.id) as Extract<Snip, { k: "obj" }>).entries[1][1] : objectSchema("result") },
         { key: "values", doc: "For mode choice: the allowed strings.", value: arr([str(ph("a", "yes")), str(ph("b", "no"))], true) },
         { key: "name", value: str(ph("name", "")) },
         { key: "description", value: str(ph("description", "")) },
@@ -1110,7 +1112,7 @@ class Completer {
     }
     if (is("onFailure")) {
       const v = stepKeyValue("onFailure", uses, env, step.id);
-      if (v && v.k === "obj") return offer(v.entries.map(([key, value]) => ({ key, value })));
+      if (v && v.k === "obj") return offer(v.entries.map(([key, value]) => ({ key: keyText(key), value })));
       return;
     }
     if (uses === "ai.generate" && is("onFailure", "repair")) {
@@ -1119,7 +1121,7 @@ class Completer {
     if (uses === "code.run" && is("onFailure", "fixer")) {
       const v = stepKeyValue("onFailure", uses, env, step.id);
       const fixer = v && v.k === "obj" ? v.entries[0][1] : undefined;
-      if (fixer && fixer.k === "obj") return offer(fixer.entries.map(([key, value]) => ({ key, value })));
+      if (fixer && fixer.k === "obj") return offer(fixer.entries.map(([key, value]) => ({ key: keyText(key), value })));
     }
   }
 
