@@ -100,7 +100,7 @@ import {
   type Snip,
 } from "./snippets";
 import { stepWindow } from "./completionStepWindow";
-import { isEmptyText } from "./diagnostics";
+import { isEmptyText, newWorkflowCompletionEdits } from "./emptyDocument";
 import { fileNameOf } from "./workspace";
 import { doubleQuotedInner, quoteYaml, singleQuotedInner, yamlScalar } from "../document/yamlQuote";
 
@@ -264,20 +264,28 @@ function complete(
 }
 
 /**
- * "New workflow" in an empty document (white space, or YAML comments): the whole skeleton, offered
- * first, on a line with nothing typed before the cursor. The range runs from the line's start so the
- * skeleton starts at column 0 (a YAML top-level mapping must).
+ * "New workflow" in an empty document (emptyDocument.ts: white space, `{}`, `---`, comments): the whole
+ * skeleton, offered first. Its range is the cursor's whole line, so the skeleton starts at column 0 (a
+ * YAML top-level mapping must); the rest of a JSON `{}` goes with additional edits. The filter text
+ * starts with what the line holds before the cursor (`{`), which the editor matches it against.
  */
 function newWorkflowItem(text: string, format: Format, position: Position, offset: number): CompletionItem | undefined {
   if (!isEmptyText(text, format)) return undefined;
   const lineStart = lineStartAt(text, offset);
-  if (text.slice(lineStart, offset).trim() !== "") return undefined;
-  const start = { line: position.line, character: position.character - (offset - lineStart) };
+  const positionAt = (o: number): Position => {
+    const before = text.slice(0, o);
+    const line = before.split(/\r\n|\r|\n/);
+    return { line: line.length - 1, character: line[line.length - 1].length };
+  };
+  const edits = newWorkflowCompletionEdits(text, format, offset, positionAt);
+  if (!edits) return undefined;
+  const typed = text.slice(lineStart, offset).trimStart();
   return {
     label: NEW_WORKFLOW_LABEL, kind: CompletionItemKind.Snippet, detail: "Workflow skeleton",
     documentation: md("A whole workflow that validates as written (apiVersion, kind, metadata, input, output, permissions and one step): fill in its name, model and prompt (Tab moves to the next place)."),
-    textEdit: { range: { start, end: position }, newText: renderDocument(newWorkflowSnippet(), { format, indent: 0, unit: 2 }) },
-    insertTextFormat: InsertTextFormat.Snippet, insertTextMode: InsertTextMode.asIs, sortText: "!", filterText: NEW_WORKFLOW_LABEL, preselect: true,
+    textEdit: { range: edits.main, newText: renderDocument(newWorkflowSnippet(), { format, indent: 0, unit: 2 }) },
+    ...(edits.others.length ? { additionalTextEdits: edits.others } : {}),
+    insertTextFormat: InsertTextFormat.Snippet, insertTextMode: InsertTextMode.asIs, sortText: "!", filterText: typed + NEW_WORKFLOW_LABEL, preselect: true,
   };
 }
 
