@@ -3,6 +3,7 @@ import type { LanguageClientOptions, Middleware } from "vscode-languageclient";
 import * as vscode from "vscode";
 import { SETTINGS_SECTION } from "../../server/src/protocol";
 import { BUILT_IN_JSON_EXTENSION, editorReportsJsonSyntax, withoutDuplicateSyntaxErrors } from "./jsonSyntaxErrors";
+import { withoutWordSuggestions } from "./wordSuggestions";
 
 export const CLIENT_ID = "lwir";
 export const CLIENT_NAME = "LWIR Language Server";
@@ -26,7 +27,7 @@ export function clientOptions(outputChannel: vscode.LogOutputChannel, middleware
       // This client answers lwir/findFiles and lwir/readFile (workspaceFiles.ts), for folders the server cannot read.
       workspaceFiles: true,
     },
-    middleware: withQuietTyping(middleware),
+    middleware: { ...withQuietTyping(middleware), provideCompletionItem: completionWithoutWordSuggestions },
   };
 }
 
@@ -58,6 +59,17 @@ function withQuietTyping(quiet: Middleware | undefined): Middleware {
       outer(document, previousResultId, token, (d, p, t) => inner(d, p, t, next)),
   };
 }
+
+/**
+ * VS Code's word-based suggestions stay out of LWIR documents (wordSuggestions.ts): an empty answer of
+ * the server carries an item without a label, which VS Code counts as an answer and never shows.
+ */
+const completionWithoutWordSuggestions: NonNullable<Middleware["provideCompletionItem"]> = async (document, position, context, token, next) =>
+  withoutWordSuggestions(await next(document, position, context, token), () => {
+    const hidden = new vscode.CompletionItem("");
+    hidden.insertText = "";
+    return hidden;
+  });
 
 /** Leaves our syntax errors out where VS Code reports them, whether the server pushes diagnostics or the client pulls them. */
 const syntaxErrorMiddleware: Middleware = {
