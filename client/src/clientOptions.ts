@@ -4,6 +4,7 @@ import * as vscode from "vscode";
 import { SETTINGS_SECTION } from "../../server/src/protocol";
 import { BUILT_IN_JSON_EXTENSION, editorReportsJsonSyntax, withoutDuplicateSyntaxErrors } from "./jsonSyntaxErrors";
 import { withoutWordSuggestions } from "./wordSuggestions";
+import { editorOutlinesJson } from "./jsonOutline";
 
 export const CLIENT_ID = "lwir";
 export const CLIENT_NAME = "LWIR Language Server";
@@ -27,7 +28,7 @@ export function clientOptions(outputChannel: vscode.LogOutputChannel, middleware
       // This client answers lwir/findFiles and lwir/readFile (workspaceFiles.ts), for folders the server cannot read.
       workspaceFiles: true,
     },
-    middleware: { ...withQuietTyping(middleware), provideCompletionItem: completionWithoutWordSuggestions },
+    middleware: { ...withQuietTyping(middleware), provideCompletionItem: completionWithoutWordSuggestions, provideDocumentSymbols: oneOutline },
   };
 }
 
@@ -70,6 +71,10 @@ const completionWithoutWordSuggestions: NonNullable<Middleware["provideCompletio
     hidden.insertText = "";
     return hidden;
   });
+
+/** One outline per document (jsonOutline.ts): none of ours where VS Code's JSON support gives one. */
+const oneOutline: NonNullable<Middleware["provideDocumentSymbols"]> = (document, token, next) =>
+  editorOutlinesJson(document.languageId, vscode.extensions.getExtension(BUILT_IN_JSON_EXTENSION) !== undefined) ? undefined : next(document, token);
 
 /** Leaves our syntax errors out where VS Code reports them, whether the server pushes diagnostics or the client pulls them. */
 const syntaxErrorMiddleware: Middleware = {
