@@ -5,6 +5,7 @@ import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
 import { registerGraphView } from "./graphPanel";
 import { registerFeatures } from "./workflowVersionUi";
+import { registerTypingAids } from "./typingAids";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 
 // A web worker global; the extension host in the browser has it, our tsconfig has no DOM library.
@@ -24,6 +25,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   await client.start();
   quiet.attach(client);
   registerFeatures(context, client);
+  context.subscriptions.push(registerTypingAids());
   registerGraphView(context, client, outputChannel);
 }
 

@@ -6,6 +6,7 @@ import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
 import { registerGraphView } from "./graphPanel";
 import { registerFeatures } from "./workflowVersionUi";
+import { registerTypingAids } from "./typingAids";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 
 let client: LanguageClient | undefined;
@@ -27,6 +28,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   await client.start();
   quiet.attach(client);
   registerFeatures(context, client);
+  context.subscriptions.push(registerTypingAids());
   registerGraphView(context, client, outputChannel);
 }
 
