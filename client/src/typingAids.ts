@@ -1,9 +1,9 @@
-// Applies typingRules.ts in LWIR documents as the user types: `{{` in a JSON string closes to
-// `{{ | }}`, and Enter at the end of a YAML step's line indents to where the next key goes. Each rule
+// Applies typingRules.ts in LWIR documents as the user types: `{{` closes to `{{ | }}` (in a JSON
+// string, and in YAML where VS Code closed the braces without the spaces), and Enter at the end of a YAML step's line indents to where the next key goes. Each rule
 // answers a change the user typed in the active editor (not an undo, a redo or another extension's
 // edit), and its edit joins the keystroke's undo step.
 import * as vscode from "vscode";
-import { closeTemplate, yamlEnterColumn } from "./typingRules";
+import { closeTemplate, spaceTemplate, yamlEnterColumn } from "./typingRules";
 
 const LWIR_NAME = /\.lwir\.(json|ya?ml)$/i;
 const JSON_LWIR = /"apiVersion"\s*:\s*"littleworkflow\.dev\//;
@@ -31,6 +31,15 @@ export function registerTypingAids(): vscode.Disposable {
       if (!editor.selection.active.isEqual(cursor) || !isLwir(e.document)) return;
       const close = closeTemplate(e.document.lineAt(cursor.line).text, cursor.character);
       if (close) void editor.insertSnippet(new vscode.SnippetString(`${close.before}$0${close.after}`), cursor, NO_UNDO_STOP);
+      return;
+    }
+    if (change.text === "{}" || change.text === "{") {
+      // YAML: VS Code closed the brace (a change of `{}`, or `{` typed before the `}` it closed earlier)
+      if (languageId !== "yaml" || change.rangeLength !== 0) return;
+      const cursor = change.range.start.translate(0, 1);
+      if (!editor.selection.active.isEqual(cursor) || !isLwir(e.document)) return;
+      const space = spaceTemplate(e.document.lineAt(cursor.line).text, cursor.character);
+      if (space) void editor.insertSnippet(new vscode.SnippetString(`${space.before}$0${space.after}`), cursor, NO_UNDO_STOP);
       return;
     }
     if (languageId === "yaml" && /^\r?\n[ \t]*$/.test(change.text)) {

@@ -2,8 +2,9 @@
 // every JSON or YAML file (LWIR files keep those language ids): these rules are for LWIR documents only.
 // Plain functions (no `vscode` import) so that test/unit can run them; typingAids.ts applies them.
 //
-// - `{{` typed in a JSON string closes to `{{ | }}`. VS Code closes `{` in YAML (a plain scalar is not a
-//   string there) but not inside a JSON string, where every `{{ }}` expression of a workflow is written.
+// - `{{` typed in a JSON string closes to `{{ | }}`. VS Code closes `{` in YAML (`{{|}}`, which gets its
+//   two spaces here too) but not inside a JSON string, where every `{{ }}` expression of a JSON workflow
+//   is written.
 // - Enter at the end of a YAML step's line puts the cursor where the next key goes. VS Code keeps the
 //   line's indentation, or adds one level after a line ending in `:` or `-`: after `- id: classify` the
 //   next key of that step (`uses:`) goes under `id`, two columns right of the dash, not under the dash.
@@ -29,6 +30,16 @@ export function closeTemplate(line: string, cursor: number): { before: string; a
   if (!inJsonString(line, cursor - 2)) return undefined;
   if (/^\s*\}\}/.test(line.slice(cursor))) return undefined;
   return { before: " ", after: " }}" };
+}
+
+/**
+ * After a `{` typed in a YAML document, where VS Code closed both braces (`{{|}}`): the spaces to put
+ * around the cursor, so that YAML gives `{{ | }}` as JSON does; else undefined.
+ */
+export function spaceTemplate(line: string, cursor: number): { before: string; after: string } | undefined {
+  if (cursor < 2 || line.slice(cursor - 2, cursor) !== "{{" || line[cursor - 3] === "{") return undefined;
+  if (!line.startsWith("}}", cursor) || line[cursor + 2] === "}") return undefined;
+  return { before: " ", after: " " };
 }
 
 /** `- key: value` (a sequence item that is a mapping), `key:` opening a block, `key: value`. */

@@ -1,7 +1,7 @@
 // client/src/typingRules.ts: `{{` closing in JSON strings and the column Enter goes to in YAML steps.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { closeTemplate, inJsonString, yamlEnterColumn } from "../../client/src/typingRules";
+import { closeTemplate, inJsonString, spaceTemplate, yamlEnterColumn } from "../../client/src/typingRules";
 
 test("`{{` typed inside a JSON string closes to `{{ | }}`", () => {
   const line = '      "prompt": "Summarize {{';
@@ -45,4 +45,13 @@ test("YAML Enter: no rule where the line does not say (block scalars, open flow 
   assert.equal(yamlEnterColumn("    - gpt-4o"), undefined);
   assert.equal(yamlEnterColumn("  # a comment"), undefined);
   assert.equal(yamlEnterColumn(""), undefined);
+});
+
+test("YAML: `{{}}` as VS Code closed it gets its spaces; not `{}` alone, a third brace or text between", () => {
+  const line = '      prompt: "Summarize {{}}"';
+  const at = line.indexOf("{{") + 2;
+  assert.deepEqual(spaceTemplate(line, at), { before: " ", after: " " });
+  assert.equal(spaceTemplate('  a: {}', 6), undefined);
+  assert.equal(spaceTemplate('  a: {{{}}}', 8), undefined);
+  assert.equal(spaceTemplate('  a: "{{x}}"', 8), undefined);
 });

@@ -242,7 +242,7 @@ export async function completingChecks({ page, wb, workspace, run, helpers }) {
   });
 
   // ---- `{{` in a JSON string; Enter in a YAML step -----------------------------------------------------
-  await run("completing 6: `{{` typed in a JSON string of an LWIR file closes to `{{  }}` with the cursor inside, as in YAML; not in another JSON file", async () => {
+  await run("completing 6: `{{` typed in a JSON string of an LWIR file closes to `{{ | }}` (the cursor inside), as in YAML; not in another JSON file", async () => {
     const lwir = "release-notes.lwir.json";
     await closeAll();
     await wb.open(lwir);
@@ -259,6 +259,17 @@ export async function completingChecks({ page, wb, workspace, run, helpers }) {
     if (!typed.includes('"prompt": "{{ input.repo }}')) throw new Error(`the typed line is ${json(typed)}`);
     await page.keyboard.press("Control+z");
     await save(lwir, text);
+    // YAML, where VS Code closes the braces itself: the same `{{ | }}`
+    const yaml = "braces.lwir.yaml";
+    await fresh(yaml, ENTER_YAML);
+    const p = lineOf(ENTER_YAML, /prompt: "/);
+    await wb.goto(p + 1, ENTER_YAML.split("\n")[p].indexOf('"') + 2);
+    await page.keyboard.type("{{", { delay: 80 });
+    await page.keyboard.type("input.ticket", { delay: 30 });
+    await suggestClosed();
+    await wb.escape();
+    const yamlLine = (await save(yaml, ENTER_YAML)).split("\n")[p];
+    if (!yamlLine.includes('prompt: "{{ input.ticket }}Classify')) throw new Error(`in YAML the typed line is ${json(yamlLine)}`);
     // another JSON file: nothing added
     const other = "plain.json";
     await fresh(other, '{\n  "text": ""\n}\n');
