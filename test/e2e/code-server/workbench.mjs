@@ -21,7 +21,7 @@ export class Workbench {
 
   async load(url, files) {
     const page = this.page;
-    await page.goto(url, { waitUntil: "domcontentloaded" });
+    await page.goto(url, { waitUntil: "domcontentloaded", timeout: 90_000 }); // a busy machine loads it slowly
     await page.locator(".monaco-workbench").waitFor({ timeout: 90_000 });
     for (const f of files) await page.locator(".explorer-folders-view .monaco-list-row", { hasText: f }).first().waitFor({ timeout: 90_000 });
   }
