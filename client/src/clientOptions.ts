@@ -4,6 +4,8 @@ import * as vscode from "vscode";
 import { SETTINGS_SECTION } from "../../server/src/protocol";
 import { RULE_PAGES_BASE } from "./rulePages";
 import { BUILT_IN_JSON_EXTENSION, editorReportsJsonSyntax, withoutDuplicateSyntaxErrors } from "./jsonSyntaxErrors";
+import { withoutWordSuggestions } from "./wordSuggestions";
+import { editorOutlinesJson } from "./jsonOutline";
 
 export const CLIENT_ID = "lwir";
 export const CLIENT_NAME = "LWIR Language Server";
@@ -29,7 +31,7 @@ export function clientOptions(outputChannel: vscode.LogOutputChannel, middleware
       // Diagnostics link their code to the rule page shipped in the extension, shown in the Markdown preview (rulePages.ts).
       ruleDocsBase: RULE_PAGES_BASE,
     },
-    middleware: withQuietTyping(middleware),
+    middleware: { ...withQuietTyping(middleware), provideCompletionItem: completionWithoutWordSuggestions, provideDocumentSymbols: oneOutline },
   };
 }
 
@@ -63,6 +65,21 @@ function withQuietTyping(quiet: Middleware | undefined): Middleware {
       outer(document, previousResultId, token, (d, p, t) => inner(d, p, t, next)),
   };
 }
+
+/**
+ * VS Code's word-based suggestions stay out of LWIR documents (wordSuggestions.ts): an empty answer of
+ * the server carries an item without a label, which VS Code counts as an answer and never shows.
+ */
+const completionWithoutWordSuggestions: NonNullable<Middleware["provideCompletionItem"]> = async (document, position, context, token, next) =>
+  withoutWordSuggestions(await next(document, position, context, token), () => {
+    const hidden = new vscode.CompletionItem("");
+    hidden.insertText = "";
+    return hidden;
+  });
+
+/** One outline per document (jsonOutline.ts): none of ours where VS Code's JSON support gives one. */
+const oneOutline: NonNullable<Middleware["provideDocumentSymbols"]> = (document, token, next) =>
+  editorOutlinesJson(document.languageId, vscode.extensions.getExtension(BUILT_IN_JSON_EXTENSION) !== undefined) ? undefined : next(document, token);
 
 /** Leaves our syntax errors out where VS Code reports them, whether the server pushes diagnostics or the client pulls them. */
 const syntaxErrorMiddleware: Middleware = {

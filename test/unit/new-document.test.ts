@@ -62,8 +62,16 @@ function accept(text: string, item: CompletionItem): { text: string; cursor: num
   let inserted = item.insertTextFormat === InsertTextFormat.Snippet ? expandSnippet(marked) : edit.newText;
   if (!inserted.includes(CURSOR)) inserted += CURSOR;
   assert.equal(inserted.indexOf(CURSOR), inserted.lastIndexOf(CURSOR), "one final tab stop");
-  const cursor = start + inserted.indexOf(CURSOR);
-  return { text: text.slice(0, start) + inserted.replace(CURSOR, "") + text.slice(end), cursor };
+  // the additional edits (the rest of a `{}`), none overlapping the main one, applied from the last
+  const edits = [{ start, end, newText: inserted }, ...(item.additionalTextEdits ?? []).map((e) => ({ start: doc.offsetAt(e.range.start), end: doc.offsetAt(e.range.end), newText: e.newText }))]
+    .sort((a, b) => b.start - a.start);
+  let out = text;
+  for (const [i, e] of edits.entries()) {
+    assert.ok(i === 0 || e.end <= edits[i - 1].start, "the edits do not overlap");
+    out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+  }
+  const cursor = out.indexOf(CURSOR);
+  return { text: out.replace(CURSOR, ""), cursor };
 }
 
 /** The path the document layer gives for an offset. */
@@ -109,7 +117,11 @@ steps:
 // ---------------------------------------------------------------------------------------------
 
 describe("an empty document: one info notice and the New workflow fix", () => {
-  const cases: Array<[Format, string]> = [["json", ""], ["json", "  \n\n"], ["yaml", ""], ["yaml", "\n   \n"], ["yaml", "# a new workflow\n\n"]];
+  const cases: Array<[Format, string]> = [
+    ["json", ""], ["json", "  \n\n"], ["yaml", ""], ["yaml", "\n   \n"], ["yaml", "# a new workflow\n\n"],
+    // what an editor leaves after the first keys: `{` auto-closed (Enter between), YAML's `---`
+    ["json", "{}"], ["json", "{\n  \n}"], ["json", "// notes\n{ /* soon */ }\n"], ["yaml", "---\n"], ["yaml", "# a new workflow\n---\n\n"], ["yaml", "{}\n"],
+  ];
   for (const [format, text] of cases) {
     test(`${format} ${JSON.stringify(text)}`, () => {
       const analysis = analyzeText(text, format);
@@ -133,6 +145,7 @@ describe("an empty document: one info notice and the New workflow fix", () => {
         assert.match(fixed, /^permissions:\n {2}models:\n {4}- model\nsteps:\n {2}- id: generate\n/m);
         assert.match(fixed, /^metadata:\n {2}name: workflow\n {2}version: "0\.1\.0"\n {2}description: /m);
         if (text.startsWith("#")) assert.ok(fixed.startsWith("# a new workflow\n"), "comments are kept");
+        if (text.includes("---")) assert.ok(/^(# a new workflow\n)?---\napiVersion: /.test(fixed), `--- is kept:\n${fixed}`);
       } else {
         assert.deepEqual(JSON.parse(fixed).metadata, { name: "workflow", version: "0.1.0", description: "What this workflow does" });
         assert.ok(fixed.startsWith('{\n  "apiVersion": "littleworkflow.dev/v0.1",\n'));
@@ -141,7 +154,7 @@ describe("an empty document: one info notice and the New workflow fix", () => {
   }
 
   test("a document with anything in it is not empty", () => {
-    for (const [format, text] of [["yaml", "---\n"], ["yaml", "null\n"], ["yaml", "a: 1\n"], ["json", "{}"], ["json", "null"]] as Array<[Format, string]>) {
+    for (const [format, text] of [["yaml", "--- a\n"], ["yaml", "null\n"], ["yaml", "a: 1\n"], ["yaml", "{}\n{}\n"], ["yaml", "{a: 1}\n"], ["json", "{}{}"], ["json", "{ \"a\": 1 }"], ["json", "[]"], ["json", "null"]] as Array<[Format, string]>) {
       assert.ok(!toDiagnostics(analyzeText(text, format)).some((d) => d.code === EMPTY_DOCUMENT), `${format} ${text}`);
     }
   });
@@ -166,7 +179,7 @@ describe("an empty document: one info notice and the New workflow fix", () => {
 
 describe("completion in an empty document: New workflow first", () => {
   for (const format of FORMATS) {
-    for (const marked of ["|", "\n\n|", "   |"]) {
+    for (const marked of ["|", "\n\n|", "   |", ...(format === "json" ? ["{|}", "{\n  |\n}\n", "// notes\n{\n|}"] : ["---\n|", "{|}", "---\n|\n{}\n"])]) {
       test(`${format} ${JSON.stringify(marked)}`, () => {
         const r = complete(marked, format);
         assert.equal(r.items[0].label, "New workflow");
@@ -188,6 +201,12 @@ describe("completion in an empty document: New workflow first", () => {
     const r = complete("# notes\n|", "yaml");
     assert.deepEqual(r.items.map((i) => i.label).slice(0, 3), ["New workflow", "apiVersion", "kind"]);
     assert.equal(complete("# notes|", "yaml").items.some((i) => i.label === "New workflow"), false, "not after text on the line");
+    assert.equal(complete("---|", "yaml").items.some((i) => i.label === "New workflow"), false, "not on the --- line");
+  });
+
+  test("the filter text starts with what the line holds before the cursor (the editor filters with it)", () => {
+    assert.equal(complete("{|}", "json").items[0].filterText, "{New workflow");
+    assert.equal(complete("{\n  |\n}", "json").items[0].filterText, "New workflow");
   });
 });
 
@@ -288,11 +307,12 @@ describe("top-level snippets: block style in YAML, the cursor left inside", () =
       assert.deepEqual(pathAt(text, format, cursor - 1).slice(0, 2), ["steps", 0]);
     });
 
-    test(`${format}: input leaves the cursor inside properties`, () => {
+    test(`${format}: input declares a first property, its name the first tab stop (never \`properties: {}\`, which turns the type checks off)`, () => {
       const r = complete(partial[format], format);
-      const { text, cursor } = accept(r.text, r.item("input"));
-      assert.equal(text.slice(cursor - 1, cursor + 1), "{}");
-      assert.deepEqual((analyzeText(text, format).document.value as { input: unknown }).input, { schema: { type: "object", properties: {} } });
+      const item = r.item("input");
+      const { text } = accept(r.text, item);
+      assert.deepEqual((analyzeText(text, format).document.value as { input: unknown }).input, { schema: { type: "object", properties: { topic: { type: "string" } } } });
+      assert.match((item.textEdit as TextEdit).newText, format === "json" ? /"\$\{1:topic\}": \{"type": "\$\{2\|string,/ : /\$\{1:topic\}: \{type: \$\{2\|string,/);
     });
   }
 

@@ -25,6 +25,7 @@ import {
   toDiagnostics, type LwirDiagnosticData,
 } from "./diagnostics";
 import { expandSnippet, newWorkflowSnippet, renderDocument } from "./snippets";
+import { newWorkflowEdits } from "./emptyDocument";
 import type { ParseValue } from "../document/types";
 import { parseYaml } from "../document/yaml";
 import { quoteYaml } from "../document/yamlQuote";
@@ -248,24 +249,19 @@ export function newWorkflowText(format: "json" | "yaml"): string {
 }
 
 /**
- * "New workflow" for an empty document: white space is replaced; YAML comments are kept and the
- * workflow written after them.
+ * "New workflow" for an empty document (emptyDocument.ts): it replaces white space and a JSON `{}`; YAML
+ * comments and `---` lines are kept and the workflow written after them.
  */
 function newWorkflowAction(analysis: Analysis, params: CodeActionRequest): CodeAction {
   const doc = analysis.document;
-  const lf = newWorkflowText(doc.format);
-  const text = doc.text.includes("\r\n") ? lf.replace(/\n/g, "\r\n") : lf;
-  const blank = doc.text.trim() === "";
-  const edit: OffsetEdit = blank
-    ? { start: 0, end: doc.text.length, newText: text }
-    : { start: doc.text.length, end: doc.text.length, newText: (/[\r\n]$/.test(doc.text) ? "" : doc.text.includes("\r\n") ? "\r\n" : "\n") + text };
+  const edits = newWorkflowEdits(doc.text, doc.format, newWorkflowText(doc.format));
   const sent = (params.context.diagnostics ?? []).filter((d) => d.source === SOURCE && isData(d.data) && d.data.code === EMPTY_DOCUMENT);
   return {
     title: NEW_WORKFLOW_TITLE,
     kind: CodeActionKind.QuickFix,
     diagnostics: sent.length > 0 ? sent : [emptyDocumentDiagnostic()],
     isPreferred: true,
-    edit: { changes: { [params.textDocument.uri]: [textEdit(analysis, edit)] } },
+    edit: { changes: { [params.textDocument.uri]: edits.map((e) => textEdit(analysis, e)) } },
   };
 }
 

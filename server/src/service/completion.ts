@@ -88,6 +88,8 @@ import {
   renderItem,
   renderMember,
   schemaSnippet,
+  objectSchema,
+  keyText,
   stepsSnippet,
   renderValue,
   stepKeyValue,
@@ -99,7 +101,7 @@ import {
   type Snip,
 } from "./snippets";
 import { stepWindow } from "./completionStepWindow";
-import { isEmptyText } from "./diagnostics";
+import { isEmptyText, newWorkflowCompletionEdits } from "./emptyDocument";
 import { fileNameOf } from "./workspace";
 import { doubleQuotedInner, quoteYaml, singleQuotedInner, yamlScalar } from "../document/yamlQuote";
 
@@ -263,20 +265,28 @@ function complete(
 }
 
 /**
- * "New workflow" in an empty document (white space, or YAML comments): the whole skeleton, offered
- * first, on a line with nothing typed before the cursor. The range runs from the line's start so the
- * skeleton starts at column 0 (a YAML top-level mapping must).
+ * "New workflow" in an empty document (emptyDocument.ts: white space, `{}`, `---`, comments): the whole
+ * skeleton, offered first. Its range is the cursor's whole line, so the skeleton starts at column 0 (a
+ * YAML top-level mapping must); the rest of a JSON `{}` goes with additional edits. The filter text
+ * starts with what the line holds before the cursor (`{`), which the editor matches it against.
  */
 function newWorkflowItem(text: string, format: Format, position: Position, offset: number): CompletionItem | undefined {
   if (!isEmptyText(text, format)) return undefined;
   const lineStart = lineStartAt(text, offset);
-  if (text.slice(lineStart, offset).trim() !== "") return undefined;
-  const start = { line: position.line, character: position.character - (offset - lineStart) };
+  const positionAt = (o: number): Position => {
+    const before = text.slice(0, o);
+    const line = before.split(/\r\n|\r|\n/);
+    return { line: line.length - 1, character: line[line.length - 1].length };
+  };
+  const edits = newWorkflowCompletionEdits(text, format, offset, positionAt);
+  if (!edits) return undefined;
+  const typed = text.slice(lineStart, offset).trimStart();
   return {
     label: NEW_WORKFLOW_LABEL, kind: CompletionItemKind.Snippet, detail: "Workflow skeleton",
     documentation: md("A whole workflow that validates as written (apiVersion, kind, metadata, input, output, permissions and one step): fill in its name, model and prompt (Tab moves to the next place)."),
-    textEdit: { range: { start, end: position }, newText: renderDocument(newWorkflowSnippet(), { format, indent: 0, unit: 2 }) },
-    insertTextFormat: InsertTextFormat.Snippet, insertTextMode: InsertTextMode.asIs, sortText: "!", filterText: NEW_WORKFLOW_LABEL, preselect: true,
+    textEdit: { range: edits.main, newText: renderDocument(newWorkflowSnippet(), { format, indent: 0, unit: 2 }) },
+    ...(edits.others.length ? { additionalTextEdits: edits.others } : {}),
+    insertTextFormat: InsertTextFormat.Snippet, insertTextMode: InsertTextMode.asIs, sortText: "!", filterText: typed + NEW_WORKFLOW_LABEL, preselect: true,
   };
 }
 
@@ -1040,8 +1050,8 @@ class Completer {
         { key: "apiVersion", doc: "Always `littleworkflow.dev/v0.1`.", value: str(API_VERSION) },
         { key: "kind", doc: "Always `Workflow`.", value: str(KIND) },
         { key: "metadata", doc: "`name` (required), `version`, `description`.", value: metadataSnippet() },
-        { key: "input", doc: "The workflow input: `schema` (required).", value: schemaSnippet() },
-        { key: "output", doc: "The workflow output: `schema` (required).", value: schemaSnippet() },
+        { key: "input", doc: "The workflow input: `schema` (required).", value: schemaSnippet("topic") },
+        { key: "output", doc: "The workflow output: `schema` (required).", value: schemaSnippet("result") },
         { key: "permissions", doc: "The model slots and tools steps may use.", value: permissionsSnippet({ models: [...used.models.keys()], tools: [...used.tools.keys()] }) },
         { key: "steps", doc: "The top-level step list, starting with an ai.generate step.", value: stepsSnippet(this.shapeEnv(["steps"])) },
       ]);
@@ -1064,7 +1074,7 @@ class Completer {
       ]);
     }
     if (samePath(path, ["input"]) || samePath(path, ["output"])) {
-      return offer([{ key: "schema", doc: "A JSON Schema (LWIR subset).", value: obj([["type", str("object")], ["properties", obj([], true)]], false) }]);
+      return offer([{ key: "schema", doc: "A JSON Schema (LWIR subset).", value: objectSchema(path[0] === "input" ? "topic" : "result") }]);
     }
     if (!step) return;
     const r = step.rest;
@@ -1081,7 +1091,7 @@ class Completer {
       const modes = uses === "parallel" ? ["array"] : [...OUTPUT_MODES];
       return offer([
         { key: "mode", doc: "text, object, array, choice or json.", value: str(choice("mode", modes)) },
-        { key: "schema", doc: "A JSON Schema (LWIR subset); required for object and array.", value: uses === "parallel" ? (stepKeyValue("output", "parallel", env, step.id) as Extract<Snip, { k: "obj" }>).entries[1][1] : obj([["type", str("object")], ["properties", obj([], true)]], false) },
+        { key: "schema", doc: "A JSON Schema (LWIR subset); required for object and array.", value: uses === "parallel" ? (stepKeyValue("output", "parallel", env, step.id) as Extract<Snip, { k: "obj" }>).entries[1][1] : objectSchema("result") },
         { key: "values", doc: "For mode choice: the allowed strings.", value: arr([str(ph("a", "yes")), str(ph("b", "no"))], true) },
         { key: "name", value: str(ph("name", "")) },
         { key: "description", value: str(ph("description", "")) },
@@ -1106,7 +1116,7 @@ class Completer {
     }
     if (is("onFailure")) {
       const v = stepKeyValue("onFailure", uses, env, step.id);
-      if (v && v.k === "obj") return offer(v.entries.map(([key, value]) => ({ key, value })));
+      if (v && v.k === "obj") return offer(v.entries.map(([key, value]) => ({ key: keyText(key), value })));
       return;
     }
     if (uses === "ai.generate" && is("onFailure", "repair")) {
@@ -1115,7 +1125,7 @@ class Completer {
     if (uses === "code.run" && is("onFailure", "fixer")) {
       const v = stepKeyValue("onFailure", uses, env, step.id);
       const fixer = v && v.k === "obj" ? v.entries[0][1] : undefined;
-      if (fixer && fixer.k === "obj") return offer(fixer.entries.map(([key, value]) => ({ key, value })));
+      if (fixer && fixer.k === "obj") return offer(fixer.entries.map(([key, value]) => ({ key: keyText(key), value })));
     }
   }
 

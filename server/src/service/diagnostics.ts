@@ -20,6 +20,7 @@ import { findInheritedCalls } from "./inheritedFunctions";
 import { levelOf, type NoticeSeverity, type RuleLevels } from "./rules";
 import { messageWithSuggestion, nameRange } from "./didYouMean";
 import { findTypeNotices, type TypeNotice } from "./typeChecks";
+import { isEmptyText } from "./emptyDocument";
 
 import { DIAGNOSTIC_SOURCE, PARSE_CODE } from "../protocol";
 
@@ -140,8 +141,9 @@ export interface DiagnosticOptions {
 /** All diagnostics of one analysis: parse errors and warnings, findings, then editor hints. */
 export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {}): Diagnostic[] {
   const doc = analysis.document;
-  // A new file starts empty: one notice offering a new workflow, not the runtime's "must be an object,
-  // not null" (YAML) or a syntax error (JSON). The CLI still reports those (cli/check.ts, ownNotices).
+  // A new file starts empty (or `{}`, `---`): one notice offering a new workflow, not the runtime's
+  // "must be an object, not null" (YAML), a syntax error (JSON) or the missing keys of `{}`. The CLI still
+  // reports those (cli/check.ts, ownNotices).
   if (isEmptyDocument(doc)) return [emptyDocumentDiagnostic()];
   const out: Diagnostic[] = [];
   for (const problem of doc.parseErrors) {
@@ -259,19 +261,14 @@ export function typeNotices(analysis: Analysis): Array<TypeNotice & { range: Ran
 }
 
 /**
- * A document with nothing in it: white space only, or in YAML also comments only (the runtime reads
- * both as null; JSON has no comments). Such a document is where a new workflow gets written.
+ * A document with nothing written in it yet (emptyDocument.ts): white space, `{}`, YAML's `---`,
+ * comments. Such a document is where a new workflow gets written.
  */
 export function isEmptyDocument(doc: LwirDocument): boolean {
   return isEmptyText(doc.text, doc.format);
 }
 
-/** isEmptyDocument on the text alone (completion has no parse of the current text). */
-export function isEmptyText(text: string, format: "json" | "yaml"): boolean {
-  if (text.trim() === "") return true;
-  // (the first test is cheap: most documents fail it at their first character)
-  return format === "yaml" && /^\s*#/.test(text) && /^(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n|$))*$/.test(text);
-}
+export { isEmptyText };
 
 export function emptyDocumentDiagnostic(): Diagnostic {
   return {

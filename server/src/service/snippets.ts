@@ -11,16 +11,21 @@ import { doubleQuotedInner, isPlainSafe, yamlScalar } from "../document/yamlQuot
 
 export type SnipPart = string | { ph: string; def?: string; choices?: readonly string[] };
 
+/** A member's key: literal text, or a placeholder the user names (a property of a schema skeleton). */
+export type SnipKey = string | { ph: string; def: string };
+
 export type Snip =
   /** `inner`: what goes between the braces of an empty object (a tab stop, so the cursor lands inside). */
-  | { k: "obj"; entries: Array<[string, Snip]>; inline?: boolean; inner?: SnipPart }
+  | { k: "obj"; entries: Array<[SnipKey, Snip]>; inline?: boolean; inner?: SnipPart }
   | { k: "arr"; items: Snip[]; inline?: boolean }
   /** A string value: literal text and placeholders. */
   | { k: "str"; parts: SnipPart[] }
   /** A number, boolean or null written as is (possibly a placeholder around it). */
   | { k: "raw"; parts: SnipPart[] };
 
-export const obj = (entries: Array<[string, Snip]>, inline?: boolean): Snip => ({ k: "obj", entries, inline });
+export const obj = (entries: Array<[SnipKey, Snip]>, inline?: boolean): Snip => ({ k: "obj", entries, inline });
+/** The key as written when its placeholder keeps its default. */
+export const keyText = (key: SnipKey): string => (typeof key === "string" ? key : key.def);
 export const arr = (items: Snip[], inline?: boolean): Snip => ({ k: "arr", items, inline });
 export const str = (...parts: SnipPart[]): Snip => ({ k: "str", parts });
 export const raw = (...parts: SnipPart[]): Snip => ({ k: "raw", parts });
@@ -105,14 +110,13 @@ class Renderer {
       if (node.entries.length === 0) return node.inner ? `{${this.parts([node.inner], (x) => x)}}` : "{}";
       const inline = node.inline ?? node.entries.every(([, v]) => v.k === "str" || v.k === "raw");
       if (json) {
-        const key = (k: string) => (this.style.format === "json" ? JSON.stringify(k) : yamlScalar(k));
         if (inline || flow && this.style.format === "yaml") {
-          return `{${node.entries.map(([k, v]) => `${escapeSnippet(key(k))}: ${this.value(v, indent, true)}`).join(", ")}}`;
+          return `{${node.entries.map(([k, v]) => `${this.key(k)}: ${this.value(v, indent, true)}`).join(", ")}}`;
         }
-        const inner = node.entries.map(([k, v]) => `${pad(indent + unit)}${escapeSnippet(key(k))}: ${this.value(v, indent + unit, true)}`);
+        const inner = node.entries.map(([k, v]) => `${pad(indent + unit)}${this.key(k)}: ${this.value(v, indent + unit, true)}`);
         return `{\n${inner.join(",\n")}\n${pad(indent)}}`;
       }
-      if (inline) return `{${node.entries.map(([k, v]) => `${escapeSnippet(yamlScalar(k))}: ${this.value(v, indent, true)}`).join(", ")}}`;
+      if (inline) return `{${node.entries.map(([k, v]) => `${this.key(k, "yaml")}: ${this.value(v, indent, true)}`).join(", ")}}`;
       // block mapping: starts on the next line
       return node.entries.map(([k, v]) => `\n${pad(indent + unit)}${this.member(k, v, indent + unit)}`).join("");
     }
@@ -127,15 +131,20 @@ class Renderer {
     return node.items.map((v) => `\n${pad(indent + unit)}- ${this.item(v, indent + unit + 2)}`).join("");
   }
 
+  /** A key as snippet text: a JSON string or a YAML scalar; a placeholder key is a tab stop inside it. */
+  private key(key: SnipKey, format = this.style.format): string {
+    if (typeof key === "string") return escapeSnippet(format === "json" ? JSON.stringify(key) : yamlScalar(key));
+    if (format === "json") return `"${this.parts([key], doubleQuotedInner)}"`;
+    return isPlainSafe(key.def) ? this.parts([key], (s) => s) : `"${this.parts([key], doubleQuotedInner)}"`;
+  }
+
   /** `key: value` (YAML block) or `"key": value` (JSON/flow), the key at column `indent`. */
-  member(key: string, value: Snip, indent: number): string {
+  member(key: SnipKey, value: Snip, indent: number): string {
     const json = this.style.format === "json" || this.style.flow === true;
-    if (json) {
-      const k = this.style.format === "json" ? JSON.stringify(key) : yamlScalar(key);
-      return `${escapeSnippet(k)}: ${this.value(value, indent, true)}`;
-    }
+    const k = this.key(key); // first: its tab stop comes before the value's
+    if (json) return `${k}: ${this.value(value, indent, true)}`;
     const v = this.value(value, indent, false);
-    return `${escapeSnippet(yamlScalar(key))}:${v.startsWith("\n") ? "" : " "}${v}`;
+    return `${k}:${v.startsWith("\n") ? "" : " "}${v}`;
   }
 
   /** The content of a YAML block sequence item whose content starts at column `indent`. */
@@ -488,7 +497,7 @@ export function withKeys(uses: unknown, env: ShapeEnv): Array<{ key: string; doc
         failureMode: "`fail_fast` or `all_settled`.",
         fanIn: "How results are gathered: `order` (`input` or `itemKey`), `output: array`, optional `outputStep`.",
       };
-      return w.k === "obj" ? w.entries.map(([key, value]) => ({ key, doc: docs[key] ?? "", value })) : [];
+      return w.k === "obj" ? w.entries.map(([key, value]) => ({ key: keyText(key), doc: docs[keyText(key)] ?? "", value })) : [];
     }
     default:
       return [];
@@ -517,9 +526,24 @@ export function metadataSnippet(): Snip {
   ], false);
 }
 
-/** `input` / `output`: a schema whose properties are where the cursor is left. */
-export function schemaSnippet(): Snip {
-  return obj([["schema", obj([["type", str("object")], ["properties", emptyObj()]], false)]], false);
+/** The types a skeleton's first property offers (string first). */
+export const PROPERTY_TYPES = ["string", "number", "integer", "boolean", "array", "object"] as const;
+
+/**
+ * An object schema naming one property (its name and type are tab stops). Never `properties: {}`: a
+ * schema that lists no property is a free-form object, and the type checks say nothing about reads
+ * from it (docs/type-checks.md), so an inserted skeleton would turn them off for every `input.x`.
+ */
+export function objectSchema(property: string): Snip {
+  return obj([
+    ["type", str("object")],
+    ["properties", obj([[{ ph: "property", def: property }, obj([["type", str(choice("propertyType", PROPERTY_TYPES))]], true)]], false)],
+  ], false);
+}
+
+/** `input` / `output`: an object schema with its first property to name. */
+export function schemaSnippet(property: string): Snip {
+  return obj([["schema", objectSchema(property)]], false);
 }
 
 /**

@@ -13,6 +13,7 @@ import { GIF_NAME, authoringChecks } from "./authoring.mjs";
 import { GRAPH_SCREENSHOT, graphChecks } from "./graph.mjs";
 import { quietChecks } from "./quiet.mjs";
 import { fixesChecks } from "./fixes.mjs";
+import { completingChecks } from "./completing.mjs";
 import { LWIR_STATUS, NEUTRAL, Workbench, escapeRe, problemRows, suggestLabels } from "./workbench.mjs";
 import { messagesChecks } from "./messages.mjs";
 import { workspaceChecks } from "./workspace.mjs";
@@ -511,15 +512,17 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await wb.hidePanel();
     await wb.openFromExplorer(EMPTY_JSON);
     await page.keyboard.type("{");
-    // The server answers completion before it validates the change (outstandingRequests.ts): once the status
-    // bar shows the problems of `{}`, the answer to the `{` has come back.
-    await page.locator(LWIR_STATUS, { hasText: /^\s*LWIR: \d+ problems?\s*$/ }).waitFor();
+    // `{}` is as empty as an empty file (issue 22): the status bar says so before and after the `{`, so
+    // it cannot tell when the answer to the `{` came back; Enter then must still break the line (an
+    // accepted suggestion would have written the skeleton), and no widget may be open after the save.
+    await page.locator(LWIR_STATUS, { hasText: /^\s*LWIR: empty\s*$/ }).waitFor();
     if (await page.locator(".suggest-widget.visible").count()) throw new Error(`typing { opened the suggest widget: ${json(await page.evaluate(suggestLabels))}`);
     await page.keyboard.press("Enter");
     await page.keyboard.press("Control+s");
     await page.locator(".tab.active.dirty").waitFor({ state: "detached" });
     const saved = await waitForFile(file(EMPTY_JSON), (t) => t.length > 0, "the typed document");
     if (!/^\{\s*\}\s*$/.test(saved)) throw new Error(`after { and Enter the file holds ${json(saved)}`);
+    if (await page.locator(".suggest-widget.visible").count()) throw new Error(`typing { opened the suggest widget: ${json(await page.evaluate(suggestLabels))}`);
     // explicitly asked for, inside the braces: the top-level keys
     await wb.goto(2, 1);
     await page.keyboard.press("End");
@@ -533,6 +536,9 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
 
   // ---- issue #22's messages: a schema error and the sp500 workflow's step input ----------------------------
   await messagesChecks({ page, wb, workspace, run, helpers: { waitForEqual } });
+
+  // ---- issue #22's completion and snippets, and the JSON outline -----------------------------------------
+  await completingChecks({ page, wb, workspace, run, helpers: { waitForFile } });
 
   // ---- issue #15's graph view ---------------------------------------------------------------------------
   await graphChecks({ page, wb, workspace, run, screenshots });

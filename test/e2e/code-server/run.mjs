@@ -20,7 +20,7 @@ const INSTALL_TIMEOUT_MS = 10 * 60_000;
 // included: 6 min means a hang.
 const DRIVE_TIMEOUT_MS = Number(process.env.LWIR_E2E_DRIVE_TIMEOUT_MS ?? 8 * 60_000); // issue #22 added about 90 s of typing at a person's speed
 // UI waits are generous: the machine may be busy with other parts or builds; they return as soon as the state is there.
-const UI_TIMEOUT_MS = 30_000;
+const UI_TIMEOUT_MS = Number(process.env.LWIR_E2E_UI_TIMEOUT_MS ?? 30_000);
 const STATE = join(ARTIFACTS, PART); // profile, extensions, logs, the .vsix of this run
 const CHROMIUM_ARGS = [
   "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

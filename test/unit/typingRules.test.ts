@@ -1,0 +1,57 @@
+// client/src/typingRules.ts: `{{` closing in JSON strings and the column Enter goes to in YAML steps.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { closeTemplate, inJsonString, spaceTemplate, yamlEnterColumn } from "../../client/src/typingRules";
+
+test("`{{` typed inside a JSON string closes to `{{ | }}`", () => {
+  const line = '      "prompt": "Summarize {{';
+  assert.deepEqual(closeTemplate(line, line.length), { before: " ", after: " }}" });
+  const before = '      "prompt": "{{", "x": 1';
+  assert.deepEqual(closeTemplate(before, before.indexOf("{{") + 2), { before: " ", after: " }}" });
+});
+
+test("not outside a string, not after a single `{` or a third one, not where `}}` follows", () => {
+  const outside = '  "with": {{';
+  assert.equal(closeTemplate(outside, outside.length), undefined);
+  const one = '  "prompt": "a {';
+  assert.equal(closeTemplate(one, one.length), undefined);
+  const three = '  "prompt": "a {{{';
+  assert.equal(closeTemplate(three, three.length), undefined);
+  const closed = '  "prompt": "a {{ }}"';
+  assert.equal(closeTemplate(closed, closed.indexOf("{{") + 2), undefined);
+  const escaped = '  "prompt": "say \\"{{';
+  assert.deepEqual(closeTemplate(escaped, escaped.length), { before: " ", after: " }}" }, "an escaped quote does not end the string");
+  assert.equal(inJsonString('"a" "b', 6), true);
+  assert.equal(inJsonString('"a" "b"', 7), false);
+});
+
+test("YAML Enter: after `- key: value` under the key; after `key:` one level in; after `key: value` the same column", () => {
+  assert.equal(yamlEnterColumn("  - id: classify"), 4);
+  assert.equal(yamlEnterColumn("- id: classify"), 2);
+  assert.equal(yamlEnterColumn("  -   id: classify"), 6);
+  assert.equal(yamlEnterColumn("  - with:"), 6);
+  assert.equal(yamlEnterColumn("    uses: ai.generate"), 4);
+  assert.equal(yamlEnterColumn("    with:"), 6);
+  assert.equal(yamlEnterColumn("      model: gpt-4o"), 6);
+  assert.equal(yamlEnterColumn("    output: {mode: text}"), 4);
+  assert.equal(yamlEnterColumn("steps:"), 2);
+  assert.equal(yamlEnterColumn("    needs: [a, b]  # why"), 4);
+});
+
+test("YAML Enter: no rule where the line does not say (block scalars, open flow collections, plain items, comments)", () => {
+  assert.equal(yamlEnterColumn("      prompt: |"), undefined);
+  assert.equal(yamlEnterColumn("  - text: >-"), undefined);
+  assert.equal(yamlEnterColumn("    needs: [a,"), undefined);
+  assert.equal(yamlEnterColumn("    - gpt-4o"), undefined);
+  assert.equal(yamlEnterColumn("  # a comment"), undefined);
+  assert.equal(yamlEnterColumn(""), undefined);
+});
+
+test("YAML: `{{}}` as VS Code closed it gets its spaces; not `{}` alone, a third brace or text between", () => {
+  const line = '      prompt: "Summarize {{}}"';
+  const at = line.indexOf("{{") + 2;
+  assert.deepEqual(spaceTemplate(line, at), { before: " ", after: " " });
+  assert.equal(spaceTemplate('  a: {}', 6), undefined);
+  assert.equal(spaceTemplate('  a: {{{}}}', 8), undefined);
+  assert.equal(spaceTemplate('  a: "{{x}}"', 8), undefined);
+});
