@@ -327,7 +327,7 @@ describe("WorkflowVersion", () => {
       const [lens, graph, ...rest] = provideCodeLenses(a, URI);
       assert.equal(rest.length, 0);
       assert.equal(slice(text, graph.range), format === "json" ? '"steps"' : "steps");
-      assert.deepEqual(graph.command, { title: "Open graph", command: OPEN_GRAPH_COMMAND, arguments: [{ uri: URI }], tooltip: "Show the workflow's graph beside the editor" });
+      assert.deepEqual(graph.command, { title: "Open graph", command: OPEN_GRAPH_COMMAND, arguments: [{ uri: URI }], tooltip: "Show the workflow's graph beside the editor." });
       assert.equal(slice(text, lens.range), format === "json" ? '"apiVersion"' : "apiVersion");
       assert.equal(lens.command?.title, `WorkflowVersion ${expected.id}`);
       assert.equal(lens.command?.command, COPY_WORKFLOW_VERSION_COMMAND);
