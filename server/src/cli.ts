@@ -61,6 +61,7 @@ async function run(argv: readonly string[]): Promise<number> {
     check(fixed.report);
     if (fixed.failure) allFailures.push(fixed.failure);
   };
+  const named = new Set(command.paths);
   const stdin = stdinIndex >= 0 ? await readStdin() : undefined;
   const stdinName = command.stdinFilename ?? STDIN_NAME;
   for (let i = 0; i <= files.length; i++) {
@@ -71,8 +72,10 @@ async function run(argv: readonly string[]): Promise<number> {
       else check(checkBytes(stdinName, stdin, { rules: command.rules }, command.stdinFilename ?? ""));
     }
     if (i < files.length) {
-      if (fixing) fix(fixFile(files[i], fixing));
-      else check(checkFile(files[i], { rules: command.rules }));
+      // A file the user named is read whatever its bytes, as the runtime reads it; binary files found in folders are skipped.
+      const binary = named.has(files[i]) ? "read" : "skip";
+      if (fixing) fix(fixFile(files[i], { ...fixing, binary }));
+      else check(checkFile(files[i], { rules: command.rules, binary }));
     }
   }
   const messages = allFailures.map((f) =>

@@ -87,6 +87,8 @@ export interface OwnRule {
 
 export const OWN_RULES: readonly OwnRule[] = [
   { code: PARSE_RULE, severity: "error", description: "The file is not readable JSON or YAML text, so nothing in it was checked.", configurable: false },
+  { code: "lwir.invalid_utf8", severity: "warning", description: "The file holds bytes that are not UTF-8: the runtime reads each such sequence as U+FFFD.", configurable: true },
+  { code: "lwir.nul_byte", severity: "warning", description: "The file holds NUL characters (byte 0x00): the runtime reads them, other tools take the file for binary.", configurable: true },
   { code: "lwir.parse_warning", severity: "warning", description: "The YAML parser warns about text the runtime still accepts, such as an unknown tag.", configurable: true },
   { code: "lwir.yaml_unquoted_template", severity: "warning", description: "An unquoted {{ }} in YAML is read as a mapping, not as a template string.", configurable: true },
   { code: "lwir.inherited_function_name", severity: "warning", description: "An expression calls a name every JavaScript object has (toString, valueOf, …): accepted, but it cannot work at run time.", configurable: true },

@@ -21,6 +21,7 @@ import { findInheritedCalls } from "./inheritedFunctions";
 import { levelOf, type NoticeSeverity, type RuleLevels } from "./rules";
 import { messageWithSuggestion, nameRange } from "./didYouMean";
 import { findTypeNotices, type TypeNotice } from "./typeChecks";
+import { sourceByteNotices } from "./sourceBytes";
 
 import { DIAGNOSTIC_SOURCE, PARSE_CODE } from "../protocol";
 
@@ -170,6 +171,16 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
       code: PARSE_WARNING_CODE,
       message: problem.message,
       data: { code: PARSE_WARNING_CODE, path: "$", segments: [], ...(problem.code ? { parserCode: problem.code } : {}) } satisfies LwirDiagnosticData,
+    });
+  }
+  for (const notice of sourceByteNotices(doc, analysis.invalidUtf8)) {
+    out.push({
+      range: notice.range,
+      severity: DiagnosticSeverity.Warning,
+      source: SOURCE,
+      code: notice.code,
+      message: notice.message,
+      data: { code: notice.code, path: "$", segments: [] } satisfies LwirDiagnosticData,
     });
   }
   const context = new FindingContext(doc, options);
@@ -333,7 +344,8 @@ export interface OwnNotice {
 /** The notices toDiagnostics adds beside parse errors and findings (parse warnings, YAML hints, inherited calls). */
 export function ownNotices(analysis: Analysis): OwnNotice[] {
   const doc = analysis.document;
-  const out: OwnNotice[] = (doc.parseWarnings ?? []).map((p) => ({ code: PARSE_WARNING_CODE, path: "$", message: p.message, range: p.range }));
+  const out: OwnNotice[] = sourceByteNotices(doc, analysis.invalidUtf8).map((n) => ({ code: n.code, path: "$", message: n.message, range: n.range }));
+  for (const p of doc.parseWarnings ?? []) out.push({ code: PARSE_WARNING_CODE, path: "$", message: p.message, range: p.range });
   if (doc.format === "yaml") {
     for (const hint of findUnquotedTemplates(doc)) {
       out.push({ code: YAML_UNQUOTED_TEMPLATE, path: pathString(pathOfSegments(hint.segments)), message: unquotedTemplateMessage(hint.template), range: hint.template.range });
