@@ -426,7 +426,9 @@ describe("own rules and their levels", () => {
       // the type checks (service/typeChecks.ts)
       "lwir.unknown_property", "lwir.property_of_scalar_output", "lwir.impossible_comparison", "lwir.items_not_array",
       // the bytes of a file (service/sourceBytes.ts)
-      "lwir.invalid_utf8", "lwir.nul_byte"].sort());
+      "lwir.invalid_utf8", "lwir.nul_byte",
+      // misspelt keys (service/unknownKeys.ts)
+      "lwir.unknown_key"].sort());
     assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, undefined), "warning");
     assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, { [YAML_UNQUOTED_TEMPLATE]: "off" }), "off");
     assert.equal(levelOf("model.disallowed", { "model.disallowed": "off" }), undefined);

@@ -39,6 +39,7 @@ import { OWN_RULES } from "../lwir/codes";
 import { closeNames, editDistance, maxDistance, nameFixes, nameSiteOf, type NameFix, type NameSite } from "./didYouMean";
 import { IMPOSSIBLE_COMPARISON, UNKNOWN_PROPERTY, findTypeNotices } from "./typeChecks";
 import { didYouMeanPropertyFixes } from "./typeFixes";
+import { UNKNOWN_KEY, unknownKeyFixes } from "./unknownKeys";
 
 export const FIX_ALL_TITLE = "Add all missing needs entries";
 
@@ -90,6 +91,8 @@ export interface FixProducer {
 const FIX_PRODUCERS: ReadonlyMap<string, FixProducer> = new Map<string, FixProducer>([
   [UNKNOWN_PROPERTY, { kind: "lint", fixes: didYouMeanPropertyFixes }],
   [IMPOSSIBLE_COMPARISON, { kind: "lint", fixes: didYouMeanPropertyFixes }],
+  // A problem fix, like quoting a YAML template: the runtime drops what the author wrote, whatever follows from it.
+  [UNKNOWN_KEY, { kind: "problem", fixes: unknownKeyFixes }],
 ]);
 
 /**

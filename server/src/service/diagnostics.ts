@@ -22,6 +22,7 @@ import { levelOf, type NoticeSeverity, type RuleLevels } from "./rules";
 import { messageWithSuggestion, nameRange } from "./didYouMean";
 import { findTypeNotices, type TypeNotice } from "./typeChecks";
 import { sourceByteNotices } from "./sourceBytes";
+import { UNKNOWN_KEY, unknownKeyNotices } from "./unknownKeys";
 
 import { DIAGNOSTIC_SOURCE, PARSE_CODE } from "../protocol";
 
@@ -101,6 +102,8 @@ export interface LwirDiagnosticData {
    * compared literal) as written, and the declared names close to it, nearest first.
    */
   typed?: TextSpan & { word?: string; suggestions?: string[] };
+  /** UNKNOWN_KEY: the key as the document has it and the known keys close to it (its "Rename to" fixes). */
+  unknownKey?: { key: string; suggestions: string[] };
   /** Anything else the validator attached to the finding, passed through. */
   [extra: string]: unknown;
 }
@@ -241,6 +244,16 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
       data: { code: INHERITED_FUNCTION_NAME, path: pathString(pathOfSegments(call.segments)), segments: call.segments } satisfies LwirDiagnosticData,
     });
   }
+  for (const u of unknownKeyNotices(doc)) {
+    out.push({
+      range: u.range,
+      severity: DiagnosticSeverity.Warning,
+      source: SOURCE,
+      code: UNKNOWN_KEY,
+      message: u.message,
+      data: { code: UNKNOWN_KEY, path: pathString(pathOfSegments(u.segments)), segments: u.segments, unknownKey: { key: u.key, suggestions: u.suggestions } } satisfies LwirDiagnosticData,
+    });
+  }
   for (const notice of typeNotices(analysis)) {
     out.push({
       range: notice.range,
@@ -354,6 +367,7 @@ export function ownNotices(analysis: Analysis): OwnNotice[] {
   for (const call of inheritedCalls(doc)) {
     out.push({ code: INHERITED_FUNCTION_NAME, path: pathString(pathOfSegments(call.segments)), message: call.message, range: call.range });
   }
+  for (const u of unknownKeyNotices(doc)) out.push({ code: UNKNOWN_KEY, path: pathString(pathOfSegments(u.segments)), message: u.message, range: u.range });
   for (const n of typeNotices(analysis)) out.push({ code: n.code, path: n.data.path, message: n.message, range: n.range });
   return out;
 }
