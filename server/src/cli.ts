@@ -2,6 +2,7 @@
 // JSON or SARIF. Exit 0 clean, 1 problems in files, 2 usage errors or paths the tool could not check.
 import { version, repository } from "../../package.json";
 import { parseArgs, USAGE, type OutputFormat } from "./cli/args";
+import { useNodeSha256 } from "./nodeSha256";
 import { checkBytes, checkFile, isFailure } from "./cli/check";
 import { runGraph } from "./cli/graph";
 import { collectFiles } from "./cli/files";
@@ -144,6 +145,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(2);
 });
 
+useNodeSha256();
 run(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

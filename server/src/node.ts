@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { WorkerLayouter } from "./graph/workerLayouter";
 import { OutstandingRequests } from "./lsp/outstandingRequests";
 import { startServer } from "./server";
+import { useNodeSha256 } from "./nodeSha256";
 import { NodeFileSource } from "./workspace/nodeFileSource";
 
 // Heap settings (--heap-growing-percent) are made before this bundle is compiled: serverLoader.ts.
@@ -90,4 +91,5 @@ const layouter = new WorkerLayouter(join(__dirname, "graph-layout-worker.js"), (
 });
 process.on("exit", () => layouter.dispose());
 
+useNodeSha256();
 startServer(connection, { requestsOutstanding: () => outstanding.any, fileSources: [new NodeFileSource()], layouter });
