@@ -177,14 +177,7 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
     });
   }
   for (const notice of sourceByteNotices(doc, analysis.invalidUtf8)) {
-    out.push({
-      range: notice.range,
-      severity: DiagnosticSeverity.Warning,
-      source: SOURCE,
-      code: notice.code,
-      message: notice.message,
-      data: { code: notice.code, path: "$", segments: [] } satisfies LwirDiagnosticData,
-    });
+    out.push(warning(notice.range, notice.message, { code: notice.code, path: "$", segments: [] }));
   }
   const context = new FindingContext(doc, options);
   const hints = doc.format === "yaml" ? findUnquotedTemplates(doc) : [];
@@ -245,26 +238,16 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
     });
   }
   for (const u of unknownKeyNotices(doc)) {
-    out.push({
-      range: u.range,
-      severity: DiagnosticSeverity.Warning,
-      source: SOURCE,
-      code: UNKNOWN_KEY,
-      message: u.message,
-      data: { code: UNKNOWN_KEY, path: pathString(pathOfSegments(u.segments)), segments: u.segments, unknownKey: { key: u.key, suggestions: u.suggestions } } satisfies LwirDiagnosticData,
-    });
+    const data = { code: UNKNOWN_KEY, path: pathString(pathOfSegments(u.segments)), segments: u.segments, unknownKey: { key: u.key, suggestions: u.suggestions } };
+    out.push(warning(u.range, u.message, data));
   }
-  for (const notice of typeNotices(analysis)) {
-    out.push({
-      range: notice.range,
-      severity: DiagnosticSeverity.Warning,
-      source: SOURCE,
-      code: notice.code,
-      message: notice.message,
-      data: notice.data,
-    });
-  }
+  for (const notice of typeNotices(analysis)) out.push(warning(notice.range, notice.message, notice.data));
   return out;
+}
+
+/** A warning of ours (its level set later by applyRuleLevels), with the data its quick fixes read. */
+function warning(range: Range, message: string, data: LwirDiagnosticData): Diagnostic {
+  return { range, severity: DiagnosticSeverity.Warning, source: SOURCE, code: data.code, message, data };
 }
 
 /** The type checks' notices (service/typeChecks.ts) with their ranges and the data their quick fix reads. */
