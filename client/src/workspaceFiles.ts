@@ -4,6 +4,7 @@
 // `lwir.files.exclude`, and a text holding NUL characters is a binary file (server/src/lsp/clientFileSource.ts).
 import * as vscode from "vscode";
 import type { BaseLanguageClient } from "vscode-languageclient";
+import { decodeSource } from "../../server/src/document/decode";
 import { FIND_FILES_REQUEST, READ_FILE_REQUEST, type FileContent, type FindFilesParams, type ReadFileParams } from "../../server/src/protocol";
 
 /** Answers the server's lwir/findFiles and lwir/readFile; call before `client.start()`. */
@@ -31,12 +32,11 @@ async function readFile(client: BaseLanguageClient, params: ReadFileParams): Pro
     if ((stat.type & vscode.FileType.File) === 0) return { kind: "unreadable", reason: stat.type & vscode.FileType.Directory ? "is a folder" : "not a regular file" };
     if (stat.size > params.maxSize) return { kind: "tooLarge", size: stat.size };
     const bytes = await vscode.workspace.fs.readFile(uri);
-    try {
-      // ignoreBOM keeps a UTF-8 BOM in the text: YAML allows it, JSON does not (the parser says so).
-      return { kind: "text", text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes) };
-    } catch {
-      return { kind: "unreadable", reason: "not UTF-8 text" };
-    }
+    // As the server reads files from disk: binary files skipped, other bytes read as the runtime reads them
+    // (every BOM kept, bytes that are not UTF-8 as U+FFFD, listed for the server's warnings).
+    const decoded = decodeSource(bytes, "skip");
+    if (!decoded.ok) return { kind: "unreadable", reason: decoded.reason };
+    return decoded.invalidUtf8.length > 0 ? { kind: "text", text: decoded.text, invalidUtf8: decoded.invalidUtf8 } : { kind: "text", text: decoded.text };
   } catch (error) {
     if (error instanceof vscode.FileSystemError && error.code === "FileNotFound") return { kind: "missing" };
     return { kind: "unreadable", reason: error instanceof Error ? error.message : String(error) };

@@ -2,6 +2,7 @@
 // JSON or SARIF. Exit 0 clean, 1 problems in files, 2 usage errors or paths the tool could not check.
 import { version } from "../../package.json";
 import { parseArgs, USAGE, type OutputFormat } from "./cli/args";
+import { useNodeSha256 } from "./nodeSha256";
 import { checkBytes, checkFile, isFailure } from "./cli/check";
 import { runGraph } from "./cli/graph";
 import { collectFiles } from "./cli/files";
@@ -63,6 +64,7 @@ async function run(argv: readonly string[]): Promise<number> {
     check(fixed.report);
     if (fixed.failure) allFailures.push(fixed.failure);
   };
+  const named = new Set(command.paths);
   const stdin = stdinIndex >= 0 ? await readStdin() : undefined;
   const stdinName = command.stdinFilename ?? STDIN_NAME;
   for (let i = 0; i <= files.length; i++) {
@@ -73,8 +75,10 @@ async function run(argv: readonly string[]): Promise<number> {
       else check(checkBytes(stdinName, stdin, { rules: command.rules }, command.stdinFilename ?? ""));
     }
     if (i < files.length) {
-      if (fixing) fix(fixFile(files[i], fixing));
-      else check(checkFile(files[i], { rules: command.rules }));
+      // A file the user named is read whatever its bytes, as the runtime reads it; binary files found in folders are skipped.
+      const binary = named.has(files[i]) ? "read" : "skip";
+      if (fixing) fix(fixFile(files[i], { ...fixing, binary }));
+      else check(checkFile(files[i], { rules: command.rules, binary }));
     }
   }
   const messages = allFailures.map((f) =>
@@ -143,6 +147,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(2);
 });
 
+useNodeSha256();
 run(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

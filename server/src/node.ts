@@ -18,6 +18,7 @@ import { pathToFileURL } from "node:url";
 import { WorkerLayouter } from "./graph/workerLayouter";
 import { OutstandingRequests } from "./lsp/outstandingRequests";
 import { startServer } from "./server";
+import { useNodeSha256 } from "./nodeSha256";
 import { NodeFileSource } from "./workspace/nodeFileSource";
 import { setRuleDocsBase } from "./service/ruleDocs";
 
@@ -98,4 +99,5 @@ const layouter = new WorkerLayouter(join(__dirname, "graph-layout-worker.js"), (
 });
 process.on("exit", () => layouter.dispose());
 
+useNodeSha256();
 startServer(connection, { requestsOutstanding: () => outstanding.any, fileSources: [new NodeFileSource()], layouter });

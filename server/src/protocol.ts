@@ -103,7 +103,8 @@ export interface ReadFileParams {
 
 /** One file's content as it was read. */
 export type FileContent =
-  | { kind: "text"; text: string }
+  /** The text as the runtime reads the bytes (every BOM kept); `invalidUtf8`: where U+FFFD replaced bytes (document/decode.ts). */
+  | { kind: "text"; text: string; invalidUtf8?: Array<{ offset: number; bytes: number[] }> }
   /** Above the size limit: not read. */
   | { kind: "tooLarge"; size: number }
   /** There but not readable as text: binary, not UTF-8, a FIFO, a dangling link, a link loop, denied… */

@@ -52,6 +52,9 @@ function makeWorkspace(): { root: string; uri: (relative: string) => string } {
   put("broken.lwir.json", '{"apiVersion": "littleworkflow.dev/v1", "steps": [');
   put("big.lwir.json", json({ ...VALID, description: "x".repeat(MAX_FILE_SIZE) }));
   put("binary.lwir.json", Buffer.from([0x7b, 0x00, 0x22, 0x7d]));
+  // read as the runtime reads them: Latin-1 bytes as U+FFFD (a warning), two BOMs (the second in the first key)
+  put("latin1.lwir.yaml", Buffer.from(toYaml(VALID).replace("name: fixture-workflow", "name: caf\u00e9"), "latin1"));
+  put("two-boms.lwir.yaml", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]), Buffer.from(toYaml(VALID), "utf8")]));
   put("deep/a/b/c/d/e/f/g/nested.lwir.yml", toYaml(BROKEN));
   put("node_modules/pkg/dep.lwir.json", json(BROKEN)); // never searched
   put("generated/out.lwir.json", json(BROKEN)); // lwir.files.exclude
@@ -139,6 +142,11 @@ describe("workspace scan, pushed diagnostics", () => {
     const broken = lastPushed(client, uri("broken.lwir.json"))!;
     assert.ok(broken.length > 0 && broken.every((d) => d.code === "parse"), JSON.stringify(broken));
     assert.deepEqual(lastPushed(client, uri("big.lwir.json"))!.map((d) => d.code), ["lwir.file_too_large"]);
+    // Not UTF-8 is not binary: valid for the runtime (it reads caf\ufffd), a warning at the byte.
+    const latin1 = lastPushed(client, uri("latin1.lwir.yaml"))!;
+    assert.deepEqual(latin1.map((d) => [d.code, d.severity, d.range.start.line, d.range.start.character]), [["lwir.invalid_utf8", 2, 3, 11]]);
+    // The first BOM dropped (as the editor and the runtime's yaml do), the second read into the first key.
+    assert.deepEqual(lastPushed(client, uri("two-boms.lwir.yaml"))!.map((d) => [d.code, (d.data as { path: string }).path]), [["schema.invalid", "$.apiVersion"]]);
     const reasons: Record<string, RegExp> = {
       "binary.lwir.json": /binary file/,
       "fifo.lwir.json": /not a regular file/,
@@ -166,8 +174,8 @@ describe("workspace scan, pushed diagnostics", () => {
     assert.equal(progress[0].title, "Checking LWIR files");
     assert.equal(progress[0].cancellable, true);
     const last = progress.filter((v) => v.kind === "report").at(-1);
-    // valid, invalid, broken, big, binary, nested, included/plain + other, fifo, dangling, loop
-    assert.equal(last.message, "11/11");
+    // valid, invalid, broken, big, binary, latin1, two-boms, nested, included/plain + other, fifo, dangling, loop
+    assert.equal(last.message, "13/13");
   });
 
   test("watchers are registered dynamically for LWIR files, the include globs and deletions", () => {

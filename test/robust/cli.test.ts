@@ -23,7 +23,7 @@ describe("the CLI on a hostile folder tree", { timeout: 300_000 }, () => {
   let root: string;
   let tree: string;
   /** Files that must be reported, by path as the CLI shows them, with their expected validity. */
-  const expected = new Map<string, { valid: boolean; parse?: RegExp }>();
+  const expected = new Map<string, { valid: boolean; parse?: RegExp; notice?: string }>();
   /** Paths that must be reported as unreadable, with the reason. */
   const unreadable = new Map<string, RegExp>();
 
@@ -34,7 +34,7 @@ describe("the CLI on a hostile folder tree", { timeout: 300_000 }, () => {
     mkdirSync(tree);
     const valid = readFileSync(join(EXAMPLES, "release-notes.lwir.json"));
     const broken = readFileSync(join(EXAMPLES, "broken-review.lwir.yaml"));
-    const add = (relative: string, content: Buffer | string, outcome: { valid: boolean; parse?: RegExp }) => {
+    const add = (relative: string, content: Buffer | string, outcome: { valid: boolean; parse?: RegExp; notice?: string }) => {
       writeFileSync(join(tree, relative), content);
       expected.set(join(tree, relative), outcome);
     };
@@ -46,7 +46,8 @@ describe("the CLI on a hostile folder tree", { timeout: 300_000 }, () => {
     }
     // files that are read but are not workflows
     add("binary.lwir.json", Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)), { valid: false, parse: /binary file/ });
-    add("invalid-utf8.lwir.yaml", Buffer.from([0x61, 0x3a, 0x20, 0xff, 0xfe, 0x0a]), { valid: false, parse: /not UTF-8/ });
+    // not UTF-8 is not binary: read as the runtime reads it (two U+FFFD; no apiVersion, so findings), with a warning
+    add("invalid-utf8.lwir.yaml", Buffer.from([0x61, 0x3a, 0x20, 0xff, 0xfe, 0x0a]), { valid: false, notice: "lwir.invalid_utf8" });
     add("utf16.lwir.json", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("{}", "utf16le")]), { valid: false, parse: /UTF-16/ });
     add("empty.lwir.json", "", { valid: false });
     add("empty.lwir.yaml", "", { valid: false });
@@ -123,6 +124,7 @@ describe("the CLI on a hostile folder tree", { timeout: 300_000 }, () => {
       assert.ok(report, `${JSON.stringify(file)} is reported`);
       assert.equal(report.valid, outcome.valid, file);
       if (outcome.parse) assert.match(report.parseErrors.map((p) => p.message).join("\n"), outcome.parse, file);
+      if (outcome.notice) assert.ok(report.parseErrors.length === 0 && report.notices?.some((n) => n.code === outcome.notice), file);
     }
     assert.equal(reports.size, expected.size, "nothing else is reported (node_modules is skipped, the locked folder is not entered)");
     figures.files = reports.size;

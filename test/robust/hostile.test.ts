@@ -112,14 +112,16 @@ describe("hostile documents on the command line", { timeout: 240_000 }, () => {
       // editor that saved them would write, so the raw-surrogate case checks the CLI's decoder.
       const text = h.text();
       writeFileSync(join(dir, h.file), wtf8(text));
-      const undecodable = /[\ud800-\udfff]/.test(text) ? { code: "parse", message: /not UTF-8/ } : undefined;
+      // (read as the runtime reads it: each surrogate's bytes a U+FFFD, and a warning)
+      const undecodable = /[\ud800-\udfff]/.test(text) ? { code: "lwir.invalid_utf8", message: /is not UTF-8/ } : undefined;
       expectations.set(h.file, undecodable ?? h.cli ?? h.editor);
     };
     HOSTILE.forEach(add);
     writeFileSync(join(dir, "invalid-utf8.lwir.json"), Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]));
-    expectations.set("invalid-utf8.lwir.json", { code: "parse", message: /not UTF-8/ });
+    // Bytes that are not UTF-8 are read as the runtime reads them (U+FFFD) and warned about, never refused.
+    expectations.set("invalid-utf8.lwir.json", { code: "lwir.invalid_utf8", message: /^Byte 0xC3 is not UTF-8/ });
     writeFileSync(join(dir, "overlong-utf8.lwir.yaml"), Buffer.from("apiVersion: littleworkflow.dev/v0.1\nkind: \xc0\xaf\n", "latin1"));
-    expectations.set("overlong-utf8.lwir.yaml", { code: "parse", message: /not UTF-8/ });
+    expectations.set("overlong-utf8.lwir.yaml", { code: "lwir.invalid_utf8", message: /^Bytes 0xC0 0xAF are not UTF-8/ });
 
     const run = runCli(["validate", "--format", "json", "."], { cwd: dir, timeout: 180_000 });
     figures.cliMs = run.ms;
@@ -137,6 +139,7 @@ describe("hostile documents on the command line", { timeout: 240_000 }, () => {
       const found = [
         ...report.parseErrors.map((p) => ({ code: "parse", message: p.message })),
         ...report.findings.map((f) => ({ code: f.code, message: f.message, path: f.path })),
+        ...(report.notices ?? []).map((n) => ({ code: n.code, message: n.message, path: n.path })),
       ];
       if (expected === "none") assert.deepEqual(found, [], `${file}: valid`);
       else assert.ok(matches(found, expected), `${file}: expected ${expected.code} ${expected.message ?? ""}, got ${JSON.stringify(found).slice(0, 400)}`);

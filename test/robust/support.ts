@@ -210,6 +210,7 @@ export interface CliFileReport {
   parseErrors: Array<{ message: string }>;
   findings: Array<{ code: string; path: string; message: string }>;
   valid: boolean;
+  notices?: Array<{ code: string; path: string; message: string }>;
 }
 
 export function cliReports(run: CliRun): Map<string, CliFileReport> {

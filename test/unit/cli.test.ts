@@ -7,6 +7,7 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSy
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "../../server/src/cli/args";
+import { decodeUtf8 } from "../../server/src/document/decode";
 import { decodeSource, formatOfBytes, formatOf, isLwirFileName, joinDisplay, sniffFormat } from "../../server/src/cli/files";
 import { formatJson } from "../../server/src/cli/format-json";
 import { formatText, oneLine, shouldColor, snippet, SourceLines } from "../../server/src/cli/format-text";
@@ -48,7 +49,7 @@ describe("arguments", () => {
     };
     assert.match(message(["validate", "--rule", "model.disallowed=off", "a"]), /^model\.disallowed is a problem the runtime refuses and is always an error; --rule sets only .*lwir\.yaml_unquoted_template/);
     assert.match(message(["validate", "--rule", "parse=warning", "a"]), /^parse is a problem the runtime refuses/);
-    assert.match(message(["validate", "--rule", "no.such_rule=off", "a"]), /^unknown rule no\.such_rule for --rule \(rules that can be set: lwir\.parse_warning, lwir\.yaml_unquoted_template, lwir\.inherited_function_name, lwir\.unknown_property, lwir\.property_of_scalar_output, lwir\.impossible_comparison, lwir\.items_not_array, lwir\.empty_document, lwir\.file_too_large\)$/);
+    assert.match(message(["validate", "--rule", "no.such_rule=off", "a"]), /^unknown rule no\.such_rule for --rule \(rules that can be set: lwir\.invalid_utf8, lwir\.nul_byte, lwir\.parse_warning, lwir\.yaml_unquoted_template, lwir\.inherited_function_name, lwir\.unknown_key, lwir\.unknown_property, lwir\.property_of_scalar_output, lwir\.impossible_comparison, lwir\.items_not_array, lwir\.empty_document, lwir\.file_too_large\)$/);
     assert.equal(message(["validate", "--rule", "lwir.parse_warning=loud", "a"]), 'unknown level "loud" for --rule lwir.parse_warning (expected off, hint, info, warning or error)');
     assert.match(message(["validate", "--rule", "lwir.parse_warning", "a"]), /^--rule needs CODE=LEVEL/);
     assert.match(message(["validate", "a", "--rule"]), /^--rule needs CODE=LEVEL/);
@@ -88,16 +89,37 @@ describe("files and decoding", () => {
     assert.equal(formatOfBytes("f", Buffer.from("\n {\u0000")), "json");
     assert.equal(formatOfBytes("f.yaml", Buffer.from("{")), "yaml");
   });
-  test("decode: a BOM is kept (the format decides), binary and non-UTF-8 refused", () => {
-    assert.deepEqual(decodeSource(Buffer.from("\ufeffa: 1", "utf8")), { ok: true, text: "\ufeffa: 1" });
-    assert.deepEqual(decodeSource(Buffer.from("\ufeff\ufeffa", "utf8")), { ok: true, text: "\ufeff\ufeffa" });
+  test("decode: as the runtime reads a file (every BOM kept, bad bytes as U+FFFD, listed); binary skipped only in folder scans", () => {
+    assert.deepEqual(decodeSource(Buffer.from("\ufeffa: 1", "utf8")), { ok: true, text: "\ufeffa: 1", invalidUtf8: [] });
+    assert.deepEqual(decodeSource(Buffer.from("\ufeff\ufeffa", "utf8")), { ok: true, text: "\ufeff\ufeffa", invalidUtf8: [] });
     assert.deepEqual(decodeSource(Buffer.from([0x7b, 0x00, 0x7d])), { ok: false, reason: "binary file" });
-    assert.deepEqual(decodeSource(Buffer.from([0x61, 0x3a, 0x20, 0xe9])), { ok: false, reason: "not UTF-8 text" });
-    assert.deepEqual(decodeSource(Buffer.from([0xed, 0xa0, 0x80])), { ok: false, reason: "not UTF-8 text" }); // encoded surrogate
+    assert.deepEqual(decodeSource(Buffer.from([0x7b, 0x00, 0x7d]), "read"), { ok: true, text: "{\0}", invalidUtf8: [] });
+    // Not UTF-8 is not binary: read as Node's "utf8" reads it (so the runtime), the bytes listed.
+    assert.deepEqual(decodeSource(Buffer.from([0x61, 0x3a, 0x20, 0xe9])), { ok: true, text: "a: \ufffd", invalidUtf8: [{ offset: 3, bytes: [0xe9] }] });
+    // an encoded surrogate: three U+FFFD, as Buffer#toString gives
+    const surrogate = Buffer.from([0xed, 0xa0, 0x80]);
+    assert.deepEqual(decodeSource(surrogate), { ok: true, text: surrogate.toString("utf8"), invalidUtf8: [0, 1, 2].map((i) => ({ offset: i, bytes: [surrogate[i]] })) });
+    // a sequence cut short is one U+FFFD for its bytes; the byte that cut it is read again
+    assert.deepEqual(decodeUtf8(Buffer.from([0xf0, 0x9f, 0x98, 0x41, 0xf0, 0x9f, 0x98, 0x80])), {
+      text: "\ufffdA😀", invalidUtf8: [{ offset: 0, bytes: [0xf0, 0x9f, 0x98] }],
+    });
     const utf16 = decodeSource(Buffer.from([0xff, 0xfe, 0x61, 0x00]));
     assert.equal(utf16.ok, false);
     assert.match((utf16 as { reason: string }).reason, /^not UTF-8 text/);
-    assert.deepEqual(decodeSource(Buffer.from("é😀", "utf8")), { ok: true, text: "é😀" });
+    assert.deepEqual(decodeSource(Buffer.from("é😀\ufffd", "utf8")), { ok: true, text: "é😀\ufffd", invalidUtf8: [] });
+  });
+  test("decode: the same text as Buffer#toString (the runtime's reading), and every listed offset is a U+FFFD", () => {
+    const samples = [0xc0, 0xc3, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0x80, 0xbf, 0xa0, 0x9f, 0x90, 0xbb, 0xbd, 0xff, 0x41, 0x0a];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    for (let k = 0; k < 5000; k++) {
+      const bytes = Buffer.from(Array.from({ length: 1 + (next() % 10) }, () => (next() % 3 === 0 ? next() % 256 : samples[next() % samples.length])));
+      const decoded = decodeUtf8(bytes);
+      assert.equal(decoded.text, bytes.toString("utf8"), bytes.toString("hex"));
+      for (const i of decoded.invalidUtf8) assert.equal(decoded.text[i.offset], "\ufffd", bytes.toString("hex"));
+      const literal = bytes.toString("hex").match(/efbfbd/g)?.length ?? 0;
+      assert.equal((decoded.text.match(/\ufffd/g) ?? []).length, decoded.invalidUtf8.length + literal, bytes.toString("hex"));
+    }
   });
   test("display paths keep the folder as written", () => {
     assert.equal(joinDisplay("./a", "b"), "./a/b");
@@ -385,7 +407,8 @@ describe("lwir validate --format json", () => {
     for (const f of files) {
       // The original contract's keys first and unchanged; `notices` only after them.
       assert.deepEqual(Object.keys(f), ["file", "format", "parseErrors", "findings", "valid", "workflowVersion", "notices"]);
-      assert.deepEqual(f.notices, []);
+      // Latin-1 bytes are read as the runtime reads them, and warned about.
+      assert.deepEqual(f.notices.map((n) => n.code), f.file.endsWith("latin1.lwir.yaml") ? ["lwir.invalid_utf8", "lwir.invalid_utf8"] : [], f.file);
       assert.ok(f.format === "json" || f.format === "yaml");
       for (const p of f.parseErrors) assert.deepEqual(Object.keys(p), ["message", "range"]);
       for (const x of f.findings) {
@@ -399,7 +422,7 @@ describe("lwir validate --format json", () => {
       else assert.equal(f.workflowVersion, null);
     }
     assert.deepEqual(files.map((f) => f.format), ["json", "json", "yaml", "yaml", "yaml", "json", "yaml"]);
-    assert.deepEqual(files.map((f) => f.valid), [false, false, false, true, false, true, true]);
+    assert.deepEqual(files.map((f) => f.valid), [false, false, true, true, false, true, true]);
   });
 
   test("findings are the validator's, sorted by path then code", () => {
@@ -419,11 +442,32 @@ describe("lwir validate --format json", () => {
     }
   });
 
-  test("binary, non-UTF-8 and unparsable files are parse errors at 1:1 with no findings", () => {
+  test("in a folder, binary files are skipped (a parse error at 1:1), unparsable ones parse errors; no findings", () => {
     assert.deepEqual(files[0].parseErrors, [{ message: "binary file", range: r(0, 0, 0, 0) }]);
-    assert.deepEqual(files[2].parseErrors, [{ message: "not UTF-8 text", range: r(0, 0, 0, 0) }]);
     assert.ok(files[4].parseErrors.length > 0);
-    for (const i of [0, 2, 4]) assert.deepEqual(files[i].findings, []);
+    for (const i of [0, 4]) assert.deepEqual(files[i].findings, []);
+  });
+
+  test("not UTF-8 is not binary: read as the runtime reads it (U+FFFD), valid, a warning at each byte", () => {
+    const latin1 = files[2];
+    assert.deepEqual([latin1.parseErrors, latin1.findings, latin1.valid], [[], [], true]);
+    assert.deepEqual(latin1.notices.map((n) => [n.code, n.severity, n.path, n.range]), [
+      ["lwir.invalid_utf8", "warning", "$", r(3, 11, 3, 12)],
+      ["lwir.invalid_utf8", "warning", "$", r(15, 40, 15, 41)],
+    ]);
+    assert.match(latin1.notices[0].message, /^Byte 0xE9 is not UTF-8: the runtime reads the file as UTF-8 and sees U\+FFFD/);
+    // --rule turns it off like our other warnings
+    const off = jsonOf(lwir(["validate", "--format", "json", "--rule", "lwir.invalid_utf8=off", `${TREE}/latin1.lwir.yaml`]));
+    assert.deepEqual(off[0].notices, []);
+  });
+
+  test("a file named on the command line is read whatever its bytes: a binary file gets the runtime's parse error and warnings", () => {
+    const res = lwir(["validate", "--format", "json", `${TREE}/binary.lwir.json`]);
+    assert.equal(res.status, 1, res.stderr);
+    const [bin] = jsonOf(res);
+    assert.ok(bin.parseErrors.length > 0 && bin.parseErrors.every((p) => p.message !== "binary file"));
+    assert.deepEqual([...new Set(bin.notices.map((n) => n.code))], ["lwir.invalid_utf8", "lwir.nul_byte"]);
+    assert.deepEqual(bin.notices[0].range, r(0, 0, 0, 1)); // the PNG signature's 0x89
   });
 
   test("a file given explicitly is checked whatever its name; format by extension or sniffed", () => {
@@ -488,7 +532,7 @@ describe("lwir validate (text)", () => {
     const bin = lines.indexOf(`${TREE}/binary.lwir.json:1:1  error  parse  binary file`);
     assert.ok(bin >= 0);
     assert.ok(!lines[bin + 1].startsWith("    "));
-    assert.ok(lines.includes(`${TREE}/latin1.lwir.yaml:1:1  error  parse  not UTF-8 text`));
+    assert.ok(lines.includes(`${TREE}/latin1.lwir.yaml:4:12  warning  lwir.invalid_utf8  Byte 0xE9 is not UTF-8: the runtime reads the file as UTF-8 and sees U+FFFD (\ufffd) here. Save the file as UTF-8.`));
     const unparsable = files.find((f) => f.file.endsWith("unparsable.lwir.yaml"))!;
     for (const p of unparsable.parseErrors) {
       assert.ok(lines.includes(`${TREE}/unparsable.lwir.yaml:${p.range.start.line + 1}:${p.range.start.character + 1}  error  parse  ${oneLine(p.message)}`), p.message);
@@ -499,7 +543,7 @@ describe("lwir validate (text)", () => {
     const lines = run.stdout.trimEnd().split("\n");
     for (const f of files.filter((x) => x.valid)) assert.ok(lines.includes(`ok  ${f.file}  ${f.workflowVersion!.id}`), f.file);
     const problems = files.reduce((n, f) => n + f.findings.length + f.parseErrors.length, 0);
-    assert.equal(lines.at(-1), `${problems} problems in 4 of 7 files`);
+    assert.equal(lines.at(-1), `${problems} problems in 3 of 7 files, 2 warnings`);
     assert.equal(lines.at(-2), "");
     assert.ok(!run.stdout.includes(ESC));
   });
@@ -530,7 +574,7 @@ describe("exit codes", () => {
     ["findings", [dirty], 1, 0],
     ["parse error", [`${TREE}/unparsable.lwir.yaml`], 1, 0],
     ["binary", [`${TREE}/binary.lwir.json`], 1, 0],
-    ["non-UTF-8", [`${TREE}/latin1.lwir.yaml`], 1, 0],
+    ["non-UTF-8 (a warning)", [`${TREE}/latin1.lwir.yaml`], 0, 0],
     ["unreadable + clean", [missing, clean], 2, 2],
     ["unreadable + findings", [dirty, missing], 2, 2],
     ["unreadable only", [missing], 2, 2],
@@ -714,6 +758,33 @@ describe("unreadable paths, links and BOMs", () => {
     assert.equal(lines[2], "    ^");
     assert.equal(lwir(["validate", join(tmp, "valid-bom.lwir.yaml")]).status, 0);
   });
+
+  test("--fix leaves a file with bytes that are not UTF-8 untouched (writing it back would replace them)", () => {
+    const file = join(tmp, "latin1-fixable.lwir.yaml");
+    const bytes = Buffer.concat([readFileSync(`${TREE}/latin1.lwir.yaml`), Buffer.from("      # {{ steps.write.output }}\n")]);
+    // a fixable problem besides the byte: an unquoted template
+    const fixable = Buffer.from(bytes.toString("latin1").replace('prompt: "Write the menu of the caf\u00e9"', "prompt: {{ input.topic }}"), "latin1");
+    writeFileSync(file, fixable);
+    const res = lwir(["validate", "--fix", "--format", "json", file]);
+    assert.deepEqual(readFileSync(file), fixable);
+    const [report] = jsonOf(res);
+    assert.ok(report.notices.some((n) => n.code === "lwir.invalid_utf8") && report.notices.some((n) => n.code === "lwir.yaml_unquoted_template"));
+  });
+
+  test("two BOMs: YAML drops one and reads the other into the first key (schema.invalid at $.apiVersion); JSON refuses", () => {
+    const BOMS = Buffer.from([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]);
+    writeFileSync(join(tmp, "two-boms.lwir.yaml"), Buffer.concat([BOMS, readFileSync(`${TREE}/valid.lwir.yaml`)]));
+    writeFileSync(join(tmp, "two-boms.lwir.json"), Buffer.concat([BOMS, readFileSync(`${TREE}/valid.lwir.json`)]));
+    const run = lwir(["validate", "--format", "json", join(tmp, "two-boms.lwir.yaml"), join(tmp, "two-boms.lwir.json")]);
+    assert.equal(run.status, 1);
+    const [yaml, json] = jsonOf(run);
+    assert.deepEqual(yaml.parseErrors, []);
+    assert.deepEqual(yaml.findings.map((f) => [f.code, f.path, f.range.start]), [["schema.invalid", "$.apiVersion", { line: 0, character: 0 }]]);
+    assert.equal(yaml.valid, false);
+    assert.deepEqual(json.findings, []);
+    assert.equal(json.parseErrors[0].message, JSON_BOM_MESSAGE);
+    assert.equal(json.valid, false);
+  });
 });
 
 describe("large output", () => {
@@ -772,9 +843,9 @@ describe("own notices: warnings of LWIR Tools, never the runtime's findings", ()
   test("sarif: warning results with their rule (defaults: warning); the runtime's rules keep their indexes", () => {
     const run = sarifOf(lwir(["validate", "--format", "sarif", UNQUOTED, MIXED]));
     const rules = run.tool.driver.rules;
-    assert.deepEqual(rules.slice(-9).map((x) => [x.id, x.defaultConfiguration.level]),
-      [["lwir.parse_warning", "warning"], ["lwir.yaml_unquoted_template", "warning"], ["lwir.inherited_function_name", "warning"],
-        ["lwir.unknown_property", "warning"], ["lwir.property_of_scalar_output", "warning"], ["lwir.impossible_comparison", "warning"], ["lwir.items_not_array", "warning"],
+    assert.deepEqual(rules.slice(-12).map((x) => [x.id, x.defaultConfiguration.level]),
+      [["lwir.invalid_utf8", "warning"], ["lwir.nul_byte", "warning"], ["lwir.parse_warning", "warning"], ["lwir.yaml_unquoted_template", "warning"],
+        ["lwir.inherited_function_name", "warning"], ["lwir.unknown_key", "warning"], ["lwir.unknown_property", "warning"], ["lwir.property_of_scalar_output", "warning"], ["lwir.impossible_comparison", "warning"], ["lwir.items_not_array", "warning"],
         ["lwir.empty_document", "note"], ["lwir.file_too_large", "warning"]]);
     assert.equal(rules[0].id, "parse");
     const notices = run.results.filter((x) => x.ruleId === "lwir.yaml_unquoted_template" || x.ruleId === "lwir.parse_warning");

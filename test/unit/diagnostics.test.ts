@@ -9,6 +9,7 @@ import {
   type LwirDiagnosticData,
 } from "../../server/src/service/diagnostics";
 import { JSON_BOM_MESSAGE } from "../../server/src/document/json";
+import { decodeUtf8, documentText } from "../../server/src/document/decode";
 import { CONFIGURABLE_RULES, levelOf, parseRuleOption, readRuleLevels } from "../../server/src/service/rules";
 import { sourceOffsetOf } from "../../server/src/service/stringSource";
 import { type Json, aiStep, decisionStep, toolStep, withSteps } from "./lwir-fixtures";
@@ -340,15 +341,58 @@ describe("a leading byte-order mark (issue #13)", () => {
     assert.ok(diagnostics.length > 0);
     assert.ok(diagnostics.every((d) => d.message !== JSON_BOM_MESSAGE));
   });
-  test("YAML: a leading BOM is allowed (the yaml package reads it): valid, the same WorkflowVersion", () => {
+  test("YAML: the text comes without the file's first BOM (the reader drops it, as the runtime's yaml does); a BOM left is read into the first key", () => {
     const yaml = toYaml(withSteps([aiStep("write")]));
     const plain = analyzeText(yaml, "yaml");
-    const withBom = analyzeText("\ufeff" + yaml, "yaml");
     assert.equal(plain.valid, true);
-    assert.equal(withBom.valid, true);
-    assert.deepEqual(withBom.document.parseErrors, []);
-    assert.equal(withBom.workflowVersion!.id, plain.workflowVersion!.id);
-    assert.deepEqual(toDiagnostics(withBom), []);
+    // documentText: one BOM dropped for YAML (the editor and the CLI), the ranges those of the text without it
+    const one = documentText(decodeUtf8(Buffer.from("\ufeff" + yaml, "utf8")), "yaml");
+    assert.deepEqual([one.text, one.bom], [yaml, "\ufeff"]);
+    assert.equal(analyzeText(one.text, "yaml").workflowVersion!.id, plain.workflowVersion!.id);
+    // a second BOM: `\ufeffapiVersion` for the runtime, so apiVersion is missing
+    const two = documentText(decodeUtf8(Buffer.from("\ufeff\ufeff" + yaml, "utf8")), "yaml");
+    const analysis = analyzeText(two.text, "yaml");
+    assert.deepEqual(analysis.document.parseErrors, []);
+    assert.deepEqual(analysis.findings.map((f) => [f.code, f.path]), [["schema.invalid", "$.apiVersion"]]);
+    assert.deepEqual(Object.keys(analysis.document.value as object)[0], "\ufeffapiVersion");
+    // JSON keeps its BOMs: JSON.parse refuses them
+    assert.equal(documentText(decodeUtf8(Buffer.from("\ufeff{}", "utf8")), "json").text, "\ufeff{}");
+  });
+});
+
+describe("bytes the runtime reads: lwir.invalid_utf8, lwir.nul_byte", () => {
+  const yaml = toYaml(withSteps([aiStep("write")]));
+  test("a NUL character in the text: a warning at it, the document still valid (the editor's text has it too)", () => {
+    const at = yaml.indexOf("steps:");
+    const analysis = analyzeText(yaml.slice(0, at) + "# x\0\0\n" + yaml.slice(at), "yaml");
+    assert.equal(analysis.valid, true);
+    const line = yaml.slice(0, at).split("\n").length - 1;
+    assert.deepEqual(toDiagnostics(analysis).map((d) => [d.code, d.severity, d.range]), [
+      ["lwir.nul_byte", 2 /* Warning */, { start: { line, character: 3 }, end: { line, character: 5 } }],
+    ]);
+    assert.match(String(toDiagnostics(analysis)[0].message), /^2 NUL characters \(byte 0x00\): the runtime reads them as U\+0000/);
+    assert.deepEqual(ownNotices(analysis).map((n) => n.code), ["lwir.nul_byte"]);
+    assert.deepEqual(applyRuleLevels(toDiagnostics(analysis), { "lwir.nul_byte": "off" }), []);
+  });
+  test("bytes that were not UTF-8 (from the reader): a warning per run, with the bytes; a U+FFFD written as such gets none", () => {
+    const bytes = Buffer.concat([Buffer.from(yaml.replace("name: fixture-workflow", "name: caf"), "utf8")]);
+    const at = bytes.indexOf("name: caf") + "name: caf".length;
+    const latin1 = Buffer.concat([bytes.subarray(0, at), Buffer.from([0xe9, 0xff]), bytes.subarray(at)]);
+    const decoded = decodeUtf8(latin1);
+    const analysis = analyzeText(decoded.text, "yaml", decoded.invalidUtf8);
+    assert.equal(analysis.valid, true);
+    const diagnostics = toDiagnostics(analysis);
+    assert.deepEqual(diagnostics.map((d) => [d.code, d.range.end.character - d.range.start.character]), [["lwir.invalid_utf8", 2]]);
+    assert.match(String(diagnostics[0].message), /^Bytes 0xE9 0xFF are not UTF-8: the runtime reads the file as UTF-8 and sees 2 U\+FFFD/);
+    // the same text without the reader's list (a U+FFFD in the file itself): nothing to say
+    assert.deepEqual(toDiagnostics(analyzeText(decoded.text, "yaml")), []);
+  });
+  test("at most 20 warnings of each code, the last saying how many more", () => {
+    const text = yaml + Array.from({ length: 25 }, () => "# \0\n").join("");
+    const notices = ownNotices(analyzeText(text, "yaml"));
+    assert.equal(notices.length, 20);
+    assert.match(notices[19].message, /\(5 more such places in this file are not listed\.\)$/);
+    assert.doesNotMatch(notices[18].message, /more such places/);
   });
 });
 
@@ -380,7 +424,11 @@ describe("own rules and their levels", () => {
   test("levelOf, readRuleLevels and parseRuleOption know only our own codes", () => {
     assert.deepEqual(CONFIGURABLE_RULES.map((r) => r.code).sort(), [EMPTY_DOCUMENT, FILE_TOO_LARGE, INHERITED_FUNCTION_NAME, PARSE_WARNING_CODE, YAML_UNQUOTED_TEMPLATE,
       // the type checks (service/typeChecks.ts)
-      "lwir.unknown_property", "lwir.property_of_scalar_output", "lwir.impossible_comparison", "lwir.items_not_array"].sort());
+      "lwir.unknown_property", "lwir.property_of_scalar_output", "lwir.impossible_comparison", "lwir.items_not_array",
+      // the bytes of a file (service/sourceBytes.ts)
+      "lwir.invalid_utf8", "lwir.nul_byte",
+      // misspelt keys (service/unknownKeys.ts)
+      "lwir.unknown_key"].sort());
     assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, undefined), "warning");
     assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, { [YAML_UNQUOTED_TEMPLATE]: "off" }), "off");
     assert.equal(levelOf("model.disallowed", { "model.disallowed": "off" }), undefined);

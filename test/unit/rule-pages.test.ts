@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 import type { Diagnostic } from "vscode-languageserver-types";
 import { OWN_RULES, PARSE_RULE, RULES } from "../../server/src/lwir/codes";
+import { INVALID_UTF8, NUL_BYTE } from "../../server/src/service/sourceBytes";
 import { analyzeText, type Analysis } from "../../server/src/service/analysis";
 import {
   EMPTY_DOCUMENT, FILE_TOO_LARGE, INTERNAL_ERROR, PARSE_CODE, PARSE_WARNING_CODE, YAML_UNQUOTED_TEMPLATE,
@@ -32,6 +33,9 @@ const EXAMPLE_FORMATS: Record<string, string[]> = {
   // Only YAML has parser warnings and unquoted-template ambiguity.
   [PARSE_WARNING_CODE]: ["yaml"],
   [YAML_UNQUOTED_TEMPLATE]: ["yaml"],
+  // About bytes a Markdown page cannot hold (bytes that are not UTF-8, NUL): described in words and hex instead.
+  [INVALID_UTF8]: [],
+  [NUL_BYTE]: [],
 };
 
 const pages = readRulePages();

@@ -79,8 +79,8 @@ describe("SARIF formatter (hand-made reports)", () => {
   test("a rule for parse, for each of the 61 codes, then LWIR Tools' own rules; ruleIndex points at the result's rule", () => {
     const rules = log.runs[0].tool.driver.rules!;
     assert.equal(new Set(RULES.map(([c]) => c)).size, 61);
-    assert.deepEqual(rules.map((x) => x.id), ["parse", ...RULES.map(([c]) => c), "lwir.parse_warning", "lwir.yaml_unquoted_template", "lwir.inherited_function_name",
-      "lwir.unknown_property", "lwir.property_of_scalar_output", "lwir.impossible_comparison", "lwir.items_not_array", "lwir.empty_document", "lwir.file_too_large"]);
+    assert.deepEqual(rules.map((x) => x.id), ["parse", ...RULES.map(([c]) => c), "lwir.invalid_utf8", "lwir.nul_byte", "lwir.parse_warning", "lwir.yaml_unquoted_template", "lwir.inherited_function_name",
+      "lwir.unknown_key", "lwir.unknown_property", "lwir.property_of_scalar_output", "lwir.impossible_comparison", "lwir.items_not_array", "lwir.empty_document", "lwir.file_too_large"]);
     assert.deepEqual(rules.slice(-4).map((x) => x.defaultConfiguration?.level), ["warning", "warning", "note", "warning"]);
     for (const result of log.runs[0].results!) {
       assert.equal(rules[result.ruleIndex!].id, result.ruleId);
@@ -156,11 +156,15 @@ describe("lwir validate --format sarif (built CLI)", () => {
     // The build puts the same pages into the bundle as the sources read from docs/rules.
     for (const rule of rules) assert.deepEqual(rule.help, ruleHelp(readFileSync(`docs/rules/${rule.id}.md`, "utf8")), rule.id);
     // Expected results, in order: per file, parse errors then findings (already sorted in the JSON).
-    const report = JSON.parse(json.stdout) as { files: { file: string; parseErrors: { message: string; range: ReturnType<typeof r> }[]; findings: { code: string; path: string; message: string; range: ReturnType<typeof r> }[] }[] };
+    type Item = { code: string; path: string; message: string; range: ReturnType<typeof r> };
+    const report = JSON.parse(json.stdout) as { files: { file: string; parseErrors: { message: string; range: ReturnType<typeof r> }[]; findings: Item[]; notices: Item[] }[] };
+    // (our own warnings too: the Latin-1 file of the tree gets lwir.invalid_utf8)
     const expected = report.files.flatMap((f) => [
-      ...f.parseErrors.map((p) => ({ ruleId: "parse", file: f.file, path: undefined, message: p.message, range: p.range })),
-      ...f.findings.map((x) => ({ ruleId: x.code, file: f.file, path: x.path as string | undefined, message: x.message, range: x.range })),
+      ...f.parseErrors.map((p) => ({ ruleId: "parse", file: f.file, path: undefined, message: p.message, range: p.range, level: "error" })),
+      ...f.findings.map((x) => ({ ruleId: x.code, file: f.file, path: x.path as string | undefined, message: x.message, range: x.range, level: "error" })),
+      ...f.notices.map((x) => ({ ruleId: x.code, file: f.file, path: x.path as string | undefined, message: x.message, range: x.range, level: "warning" })),
     ]);
+    assert.ok(expected.some((x) => x.ruleId === "lwir.invalid_utf8"));
     const results = run0.results!;
     assert.equal(results.length, expected.length);
     assert.ok(results.some((x) => x.ruleId === "parse") && results.some((x) => x.ruleId === "model.disallowed"));
@@ -168,7 +172,7 @@ describe("lwir validate --format sarif (built CLI)", () => {
       const want = expected[i];
       assert.equal(result.ruleId, want.ruleId);
       assert.equal(rules[result.ruleIndex!].id, want.ruleId);
-      assert.equal(result.level, "error");
+      assert.equal(result.level, want.level);
       assert.equal(result.message.text, want.message);
       assert.equal(result.properties?.path, want.path);
       const loc = result.locations![0].physicalLocation!;

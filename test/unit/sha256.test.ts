@@ -2,7 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import fc from "fast-check";
-import { encodeUtf8, sha256Hex, sha256HexOfBytes } from "../../server/src/lwir/sha256";
+import { encodeUtf8, sha256Hex, sha256HexOfBytes, useHostSha256 } from "../../server/src/lwir/sha256";
+import { useNodeSha256 } from "../../server/src/nodeSha256";
+import { readFileSync } from "node:fs";
 
 const nodeHex = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -102,4 +104,25 @@ test("speed: 5 MB of text, compared with node:crypto", () => {
     `sha256Hex: ${mb.toFixed(2)} MB in ${tOurs.toFixed(1)} ms (${(mb / (tOurs / 1000)).toFixed(0)} MB/s, ${perMb.toFixed(1)} ms/MB); ` +
       `node:crypto ${tNode.toFixed(1)} ms (${(mb / (tNode / 1000)).toFixed(0)} MB/s); ratio ${(tOurs / tNode).toFixed(1)}x`,
   );
+});
+
+test("the Node bundles' node:crypto SHA-256 (nodeSha256.ts) gives our digests, lone surrogates included; the CLI uses it", () => {
+  const samples = ["", "abc", "a".repeat(70_000), "é😀\u0000", "a\ud800b", "\udc00", "x\ud83d", "{\"a\":\"\\ud800\"}"];
+  const ours = samples.map((s) => sha256Hex(s));
+  useNodeSha256();
+  try {
+    assert.deepEqual(samples.map((s) => sha256Hex(s)), ours);
+    fc.assert(fc.property(fc.string({ unit: "binary", maxLength: 200 }), (s) => {
+      const host = sha256Hex(s);
+      useHostSha256(undefined);
+      const pure = sha256Hex(s);
+      useNodeSha256();
+      return host === pure;
+    }), { numRuns: 300 });
+  } finally {
+    useHostSha256(undefined);
+  }
+  // the CLI and the Node server set it before they start (the browser server does not)
+  for (const entry of ["server/src/cli.ts", "server/src/node.ts"]) assert.match(readFileSync(entry, "utf8"), /^useNodeSha256\(\);$/m, entry);
+  assert.doesNotMatch(readFileSync("server/src/browser.ts", "utf8"), /useNodeSha256/);
 });

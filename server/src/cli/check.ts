@@ -3,7 +3,9 @@ import { readFileSync } from "node:fs";
 import { analyzeText } from "../service/analysis";
 import { ownNotices } from "../service/diagnostics";
 import { levelOf, type RuleLevels } from "../service/rules";
+import { documentText, type DecodedText } from "../document/decode";
 import { decodeSource, formatOfBytes, formatOf, reasonOf, sniffFormat } from "./files";
+import type { Format } from "./report";
 import type { Failure, FileReport, ReportedNotice } from "./report";
 
 const START = { line: 0, character: 0 };
@@ -11,21 +13,26 @@ const START = { line: 0, character: 0 };
 export interface CheckOptions {
   /** Levels of our own rules (--rule); defaults for the others. */
   rules?: RuleLevels;
+  /**
+   * "skip" (a file found in a folder): a binary file (NUL bytes, UTF-16) is reported as such, not read.
+   * "read" (default: a file the user named, standard input): read whatever its bytes, as the runtime does.
+   */
+  binary?: "skip" | "read";
 }
 
 export function checkFile(file: string, options: CheckOptions = {}): FileReport | Failure {
   // Fast path (many small files: the per-file cost counts): Node reads a file straight into a string in one
   // call, without a Buffer. Text with no U+FFFD and no NUL is exactly what decodeSource makes of the same
-  // bytes (invalid UTF-8 and UTF-16 byte order marks come out as U+FFFD); anything else, and any read
-  // error, takes the byte path below, so reports and failures stay the same (collectFiles passes regular
-  // files only, so reading a second time sees the same bytes).
+  // bytes, with no invalid UTF-8 to point at (invalid UTF-8 and UTF-16 byte order marks come out as
+  // U+FFFD); anything else, and any read error, takes the byte path below, so reports and failures stay
+  // the same (collectFiles passes regular files only, so reading a second time sees the same bytes).
   let text: string | undefined;
   try {
     text = readFileSync(file, "utf8");
   } catch {
     text = undefined;
   }
-  if (text !== undefined && !text.includes("\uFFFD") && !text.includes("\0")) return checkText(file, text, options, file);
+  if (text !== undefined && !text.includes("\uFFFD") && !text.includes("\0")) return checkText(file, { text, invalidUtf8: [] }, options, file);
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -35,10 +42,16 @@ export function checkFile(file: string, options: CheckOptions = {}): FileReport 
   return checkBytes(file, bytes, options);
 }
 
+/** The text of a decoded file as the document layer reads it, and its format (by name, else sniffed). */
+export function readDecoded(decoded: DecodedText, formatName: string): ReturnType<typeof documentText> & { format: Format } {
+  const format = formatOf(formatName) ?? sniffFormat(decoded.text);
+  return { ...documentText(decoded, format), format };
+}
+
 /** Checks bytes shown under `name`; the format comes from the name's extension, else from the text. */
 export function checkBytes(name: string, bytes: Uint8Array, options: CheckOptions = {}, formatName: string = name): FileReport | Failure {
   try {
-    const decoded = decodeSource(bytes);
+    const decoded = decodeSource(bytes, options.binary ?? "read");
     if (!decoded.ok) {
       return {
         file: name, format: formatOfBytes(formatName, bytes), text: "",
@@ -46,20 +59,19 @@ export function checkBytes(name: string, bytes: Uint8Array, options: CheckOption
         findings: [], notices: [], valid: false, workflowVersion: null,
       };
     }
-    return checkText(name, decoded.text, options, formatName);
+    return checkText(name, decoded, options, formatName);
   } catch (error) {
     return internalFailure(name, error);
   }
 }
 
 /** Checks decoded text shown under `name`; the format comes from `formatName`'s extension, else from the text. */
-function checkText(name: string, decodedText: string, options: CheckOptions, formatName: string): FileReport | Failure {
+function checkText(name: string, decoded: DecodedText, options: CheckOptions, formatName: string): FileReport | Failure {
   try {
-    const format = formatOf(formatName) ?? sniffFormat(decodedText);
-    // YAML allows a leading BOM (and editors hide it, so columns count from after it); JSON.parse, and so
-    // the runtime, refuses it: the document layer reports it as a parse error.
-    const text = format === "yaml" && decodedText.charCodeAt(0) === 0xfeff ? decodedText.slice(1) : decodedText;
-    const analysis = analyzeText(text, format);
+    // YAML: one leading BOM dropped, as the runtime's yaml and editors do (columns count from after it); JSON.parse,
+    // and so the runtime, refuses any: the document layer reports it as a parse error.
+    const { text, invalidUtf8, format } = readDecoded(decoded, formatName);
+    const analysis = analyzeText(text, format, invalidUtf8);
     const notices: ReportedNotice[] = [];
     for (const n of ownNotices(analysis)) {
       const level = levelOf(n.code, options.rules) ?? "warning";

@@ -8,9 +8,9 @@ import { randomBytes } from "node:crypto";
 import { autofixText } from "../service/autofix";
 import type { FixKind } from "../service/codeActions";
 import type { RuleLevels } from "../service/rules";
-import { checkBytes, isFailure } from "./check";
+import { checkBytes, isFailure, readDecoded } from "./check";
 import { unifiedDiff } from "./diff";
-import { decodeSource, formatOf, reasonOf, sniffFormat } from "./files";
+import { decodeSource, reasonOf } from "./files";
 import type { Failure, FileReport } from "./report";
 
 export interface FixOptions {
@@ -19,6 +19,8 @@ export interface FixOptions {
   kinds?: readonly FixKind[];
   /** false: compute the diff, write nothing (--fix-dry-run). */
   write: boolean;
+  /** As CheckOptions.binary: "skip" for files found in a folder. */
+  binary?: "skip" | "read";
 }
 
 export interface FixedFile {
@@ -45,7 +47,8 @@ export function fixFile(file: string, options: FixOptions): FixedFile {
  */
 export function fixBytes(name: string, bytes: Uint8Array, options: FixOptions, formatName: string = name, target?: string): FixedFile {
   const fixed = fixedText(bytes, formatName, options);
-  if (!fixed) return { report: withFix(checkBytes(name, bytes, { rules: options.rules }, formatName), 0, options.write ? undefined : "") };
+  const check = { rules: options.rules, binary: options.binary };
+  if (!fixed) return { report: withFix(checkBytes(name, bytes, check, formatName), 0, options.write ? undefined : "") };
   const diff = unifiedDiff(fixed.before, fixed.after, name);
   const out = Buffer.from(fixed.bom + fixed.after, "utf8");
   if (target !== undefined) {
@@ -53,20 +56,19 @@ export function fixBytes(name: string, bytes: Uint8Array, options: FixOptions, f
       writeAtomically(target, out);
     } catch (error) {
       const failure: Failure = { path: name, reason: reasonOf(error, name), kind: "unwritable" };
-      return { report: withFix(checkBytes(name, bytes, { rules: options.rules }, formatName), 0, undefined), failure };
+      return { report: withFix(checkBytes(name, bytes, check, formatName), 0, undefined), failure };
     }
   }
-  return { report: withFix(checkBytes(name, out, { rules: options.rules }, formatName), fixed.count, options.write ? undefined : diff) };
+  return { report: withFix(checkBytes(name, out, check, formatName), fixed.count, options.write ? undefined : diff) };
 }
 
 /** The fixed text, or undefined when nothing changes (or the bytes are not text the fixer may touch). */
 function fixedText(bytes: Uint8Array, formatName: string, options: FixOptions): { before: string; after: string; bom: string; count: number } | undefined {
-  const decoded = decodeSource(bytes);
-  if (!decoded.ok) return undefined;
-  const format = formatOf(formatName) ?? sniffFormat(decoded.text);
+  const decoded = decodeSource(bytes, options.binary ?? "read");
+  // Bytes that are not UTF-8 would be written back as U+FFFD: such a file is left alone (lwir.invalid_utf8 says why).
+  if (!decoded.ok || decoded.invalidUtf8.length > 0) return undefined;
   // As checkBytes: YAML may start with a BOM (kept when writing back); in JSON it is a parse error, so the file is left alone.
-  const bom = format === "yaml" && decoded.text.charCodeAt(0) === 0xfeff ? "\ufeff" : "";
-  const before = decoded.text.slice(bom.length);
+  const { text: before, bom, format } = readDecoded(decoded, formatName);
   const result = autofixText(before, format, { rules: options.rules, ...(options.kinds ? { kinds: new Set(options.kinds) } : {}) });
   if (result.fixed === 0 || result.text === before) return undefined;
   return { before, after: result.text, bom, count: result.fixed };

@@ -6,7 +6,9 @@ import { buildGraph } from "../graph/model";
 import { toDot, toJson, toMermaid, toSvg } from "../graph/render";
 import { graphFormatOf, type GraphOptions } from "./args";
 import { checkBytes, isFailure } from "./check";
-import { decodeSource, formatOf, reasonOf, sniffFormat } from "./files";
+import { decodeUtf8 } from "../document/decode";
+import { readDecoded } from "./check";
+import { reasonOf } from "./files";
 import { formatText } from "./format-text";
 import { failureLine } from "./report";
 
@@ -24,11 +26,10 @@ export function runGraph(options: GraphOptions, color = false): GraphRun {
   } catch (error) {
     return { code: 2, stdout: "", stderr: `lwir: ${failureLine({ path: options.file, reason: reasonOf(error, options.file), kind: "unreadable" })}\n` };
   }
-  const decoded = decodeSource(bytes);
-  const format = formatOf(options.file) ?? (decoded.ok ? sniffFormat(decoded.text) : "json");
-  const text = decoded.ok ? (format === "yaml" && decoded.text.charCodeAt(0) === 0xfeff ? decoded.text.slice(1) : decoded.text) : "";
-  const analysis = decoded.ok ? analyzeText(text, format) : undefined;
-  if (!analysis || analysis.document.parseErrors.length > 0 || analysis.document.tooDeep) {
+  // A file the user names: read whatever its bytes, as the runtime does.
+  const { text, invalidUtf8, format } = readDecoded(decodeUtf8(bytes), options.file);
+  const analysis = analyzeText(text, format, invalidUtf8);
+  if (analysis.document.parseErrors.length > 0 || analysis.document.tooDeep) {
     // Nothing to draw: the parse errors as `lwir validate` prints them.
     const report = checkBytes(options.file, bytes);
     const message = isFailure(report) ? `lwir: ${failureLine(report)}\n` : formatText([report], { color });

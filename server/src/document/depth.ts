@@ -108,7 +108,16 @@ export function parseYamlCst(
   limit: number = MAX_YAML_DEPTH,
 ): YamlTooDeep | undefined {
   const parser = new Parser();
-  for (const lexeme of new Lexer().lex(text)) {
+  // The text comes without the BOM the runtime's `yaml` drops (document/decode.ts, documentText): a BOM
+  // still at its start is the file's second one, which the runtime reads as content (`\ufeffapiVersion`).
+  // So lex it behind the BOM that was dropped, and leave that lexeme out: offsets stay the text's own.
+  const contentBom = text.charCodeAt(0) === 0xfeff;
+  let skip = contentBom;
+  for (const lexeme of new Lexer().lex(contentBom ? "\ufeff" + text : text)) {
+    if (skip) {
+      skip = false;
+      continue;
+    }
     for (const token of parser.next(lexeme)) if (sink(token)) return undefined;
     // the stack holds the document, then each open collection (and scalar): the CST's nesting so far
     const depth = parser.stack.length - 1;

@@ -37,8 +37,9 @@ export class ClientFileSource implements WorkspaceFileSource {
     try {
       const content = await this.connection.sendRequest<FileContent>(READ_FILE_REQUEST, params);
       if (!isFileContent(content)) return { kind: "unreadable", reason: "the editor gave no content" };
-      // The client decodes strict UTF-8 only; NUL characters mean binary, as for files read from disk (document/decode.ts).
+      // The client decodes as document/decode.ts does; NUL characters mean binary, as for files read from disk.
       if (content.kind === "text" && content.text.includes("\0")) return { kind: "unreadable", reason: "binary file" };
+      if (content.kind === "text" && !isInvalidUtf8List(content.invalidUtf8, content.text.length)) return { kind: "text", text: content.text };
       return content;
     } catch (error) {
       return { kind: "unreadable", reason: error instanceof Error ? error.message : String(error) };
@@ -56,4 +57,14 @@ function isFileContent(v: unknown): v is FileContent {
     case "missing": return true;
     default: return false;
   }
+}
+
+/** The client's list of replaced bytes, when it is one (absent is fine: none). */
+function isInvalidUtf8List(v: unknown, length: number): boolean {
+  if (v === undefined) return true;
+  return Array.isArray(v) && v.every((i: unknown) => {
+    const e = i as { offset?: unknown; bytes?: unknown } | null;
+    return typeof e === "object" && e !== null && Number.isInteger(e.offset) && (e.offset as number) >= 0 && (e.offset as number) < length &&
+      Array.isArray(e.bytes) && e.bytes.every((b) => Number.isInteger(b) && b >= 0 && b <= 255);
+  });
 }

@@ -23,6 +23,7 @@ import {
   type WorkspaceDiagnosticReport,
   type WorkspaceDocumentDiagnosticReport,
 } from "vscode-languageserver";
+import { documentText } from "../document/decode";
 import { analyzeText } from "../service/analysis";
 import { applyRuleLevels, internalErrorDiagnostic, toDiagnostics, tooLargeDiagnostic, unreadableDiagnostic } from "../service/diagnostics";
 import { withRuleLinks } from "../service/ruleDocs";
@@ -370,7 +371,9 @@ export class WorkspaceScan {
       if (state.kind === "tooLarge") diagnostics = [tooLargeDiagnostic(state.size, state.limit)];
       else {
         try {
-          diagnostics = toDiagnostics(analyzeText(text, state.format), { uri, relatedInformation: client.relatedInformation });
+          // As the CLI reads a file (cli/check.ts): one leading BOM dropped in YAML, replaced bytes warned about.
+          const read = documentText({ text, invalidUtf8: content.invalidUtf8 ?? [] }, state.format);
+          diagnostics = toDiagnostics(analyzeText(read.text, state.format, read.invalidUtf8), { uri, relatedInformation: client.relatedInformation });
         } catch (error) {
           this.parts.session.logError(`analysing ${uri}`, error);
           diagnostics = [internalErrorDiagnostic(error)];

@@ -107,6 +107,17 @@ class Sha256 {
   }
 }
 
+/**
+ * The host's own SHA-256 of a string's UTF-8, when it has a synchronous one: the Node bundles set
+ * node:crypto's (nodeSha256.ts), which hashes the 1,000-step benchmark's canonical JSON about 50× faster;
+ * the browser keeps this file's (a maintained pure implementation, @noble/hashes, measured slower:
+ * docs/benchmark.md). The lwir/ layer itself stays free of Node APIs.
+ */
+let hostSha256: ((text: string) => string) | undefined;
+export function useHostSha256(hash: ((text: string) => string) | undefined): void {
+  hostSha256 = hash;
+}
+
 /** Lower-case hex SHA-256 of the given bytes. */
 export function sha256HexOfBytes(bytes: Uint8Array): string {
   const s = new Sha256();
@@ -132,6 +143,7 @@ const encoder: Utf8Encoder | undefined =
  * TextEncoder does.
  */
 export function sha256Hex(text: string): string {
+  if (hostSha256) return hostSha256(text);
   const s = new Sha256();
   const buf = (scratch ??= new Uint8Array(SLICE * 3));
   for (let i = 0; i < text.length; ) {

@@ -1,6 +1,7 @@
 // One analysis per document version: parse with positions, validate, map findings to ranges.
 // Every feature (diagnostics, completion, code actions, the CLI) reads this same result.
 import { parseDocument } from "../document/document";
+import type { InvalidUtf8 } from "../document/decode";
 import type { Format, LwirDocument, Range } from "../document/types";
 import { validateLwir } from "../lwir/validate";
 import { workflowVersionOf } from "../lwir/canonical";
@@ -18,6 +19,8 @@ export interface Analysis {
   valid: boolean;
   /** The WorkflowVersion of a valid document, else null. */
   workflowVersion: WorkflowVersion | null;
+  /** Bytes of the file that were not UTF-8 (document/decode.ts), when a reader of bytes made the text. */
+  invalidUtf8?: readonly InvalidUtf8[];
 }
 
 export function analyzeDocument(document: LwirDocument): Analysis {
@@ -52,6 +55,9 @@ function withLazyVersion(base: Omit<Analysis, "workflowVersion">, valid: boolean
   }) as Analysis;
 }
 
-export function analyzeText(text: string, format: Format): Analysis {
-  return analyzeDocument(parseDocument(text, format));
+/** `invalidUtf8`: where the reader replaced bytes by U+FFFD (decodeUtf8), for the lwir.invalid_utf8 warnings. */
+export function analyzeText(text: string, format: Format, invalidUtf8?: readonly InvalidUtf8[]): Analysis {
+  const analysis = analyzeDocument(parseDocument(text, format));
+  if (invalidUtf8 && invalidUtf8.length > 0) analysis.invalidUtf8 = invalidUtf8;
+  return analysis;
 }

@@ -11,6 +11,7 @@ import { applyEdits, type OffsetEdit } from "./edits";
 import type { RuleLevels } from "./rules";
 import type { Diagnostic } from "vscode-languageserver-types";
 import { missingCommaFixes } from "./jsonCommaFix";
+import { UNKNOWN_KEY } from "./unknownKeys";
 
 export const MAX_FIX_ROUNDS = 10;
 
@@ -67,6 +68,7 @@ export function autoFixes(analysis: Analysis, options: AutofixOptions = {}): Kin
   const kinds = options.kinds ?? DEFAULT_FIX_KINDS;
   const fixesFor = options.fixesFor ?? quickFixes;
   const out: KindedFix[] = [];
+  const renames: KindedFix[] = [];
   const seen = new Set<string>();
   for (const diagnostic of diagnosticsOf(analysis, options.rules)) {
     const data = diagnostic.data as LwirDiagnosticData | undefined;
@@ -76,9 +78,11 @@ export function autoFixes(analysis: Analysis, options: AutofixOptions = {}): Kin
     const key = JSON.stringify(fix.edits);
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(fix);
+    (data.code === UNKNOWN_KEY ? renames : out).push(fix);
   }
-  return out;
+  // A misspelt key renamed changes what the runtime reads (`need:` → `needs:`), which may settle other
+  // findings or clash with their fixes (adding a second `needs`): renames go alone, in a round of their own.
+  return renames.length > 0 ? renames : out;
 }
 
 /**

@@ -47,6 +47,7 @@ import { declareInputFixes } from "./declareInputFix";
 import { missingCommaFixes } from "./jsonCommaFix";
 import { fixAllInFile } from "./fixAllInFile";
 import type { RuleLevels } from "./rules";
+import { UNKNOWN_KEY, unknownKeyFixes } from "./unknownKeys";
 
 export const FIX_ALL_TITLE = "Add all missing needs entries";
 
@@ -109,6 +110,8 @@ const FIX_PRODUCERS: ReadonlyMap<string, readonly FixProducer[]> = new Map<strin
   [IMPOSSIBLE_COMPARISON, [{ kind: "lint", fixes: didYouMeanPropertyFixes }]],
   [PROPERTY_OF_SCALAR_OUTPUT, [{ kind: "lint", fixes: scalarOutputFixes }]],
   ["output.missing_values", [{ kind: "problem", fixes: choiceValuesFixes }]],
+  // A problem fix, like quoting a YAML template: the runtime drops what the author wrote, whatever follows from it.
+  [UNKNOWN_KEY, [{ kind: "problem", fixes: unknownKeyFixes }]],
 ]);
 
 /**

@@ -21,6 +21,8 @@ import { levelOf, type NoticeSeverity, type RuleLevels } from "./rules";
 import { messageWithSuggestion, nameRange } from "./didYouMean";
 import { findTypeNotices, type TypeNotice } from "./typeChecks";
 import { isEmptyText } from "./emptyDocument";
+import { sourceByteNotices } from "./sourceBytes";
+import { UNKNOWN_KEY, unknownKeyNotices } from "./unknownKeys";
 
 import { DIAGNOSTIC_SOURCE, PARSE_CODE } from "../protocol";
 
@@ -100,6 +102,8 @@ export interface LwirDiagnosticData {
    * compared literal) as written, and the declared names close to it, nearest first.
    */
   typed?: TextSpan & { word?: string; suggestions?: string[] };
+  /** UNKNOWN_KEY: the key as the document has it and the known keys close to it (its "Rename to" fixes). */
+  unknownKey?: { key: string; suggestions: string[] };
   /** Anything else the validator attached to the finding, passed through. */
   [extra: string]: unknown;
 }
@@ -173,6 +177,9 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
       data: { code: PARSE_WARNING_CODE, path: "$", segments: [], ...(problem.code ? { parserCode: problem.code } : {}) } satisfies LwirDiagnosticData,
     });
   }
+  for (const notice of sourceByteNotices(doc, analysis.invalidUtf8)) {
+    out.push(warning(notice.range, notice.message, { code: notice.code, path: "$", segments: [] }));
+  }
   const context = new FindingContext(doc, options);
   const hints = doc.format === "yaml" ? findUnquotedTemplates(doc) : [];
   for (const finding of analysis.findings) {
@@ -231,17 +238,17 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
       data: { code: INHERITED_FUNCTION_NAME, path: pathString(pathOfSegments(call.segments)), segments: call.segments } satisfies LwirDiagnosticData,
     });
   }
-  for (const notice of typeNotices(analysis)) {
-    out.push({
-      range: notice.range,
-      severity: DiagnosticSeverity.Warning,
-      source: SOURCE,
-      code: notice.code,
-      message: notice.message,
-      data: notice.data,
-    });
+  for (const u of unknownKeyNotices(doc)) {
+    const data = { code: UNKNOWN_KEY, path: pathString(pathOfSegments(u.segments)), segments: u.segments, unknownKey: { key: u.key, suggestions: u.suggestions } };
+    out.push(warning(u.range, u.message, data));
   }
+  for (const notice of typeNotices(analysis)) out.push(warning(notice.range, notice.message, notice.data));
   return out;
+}
+
+/** A warning of ours (its level set later by applyRuleLevels), with the data its quick fixes read. */
+function warning(range: Range, message: string, data: LwirDiagnosticData): Diagnostic {
+  return { range, severity: DiagnosticSeverity.Warning, source: SOURCE, code: data.code, message, data };
 }
 
 /** The type checks' notices (service/typeChecks.ts) with their ranges and the data their quick fix reads. */
@@ -329,7 +336,8 @@ export interface OwnNotice {
 /** The notices toDiagnostics adds beside parse errors and findings (parse warnings, YAML hints, inherited calls). */
 export function ownNotices(analysis: Analysis): OwnNotice[] {
   const doc = analysis.document;
-  const out: OwnNotice[] = (doc.parseWarnings ?? []).map((p) => ({ code: PARSE_WARNING_CODE, path: "$", message: p.message, range: p.range }));
+  const out: OwnNotice[] = sourceByteNotices(doc, analysis.invalidUtf8).map((n) => ({ code: n.code, path: "$", message: n.message, range: n.range }));
+  for (const p of doc.parseWarnings ?? []) out.push({ code: PARSE_WARNING_CODE, path: "$", message: p.message, range: p.range });
   if (doc.format === "yaml") {
     for (const hint of findUnquotedTemplates(doc)) {
       out.push({ code: YAML_UNQUOTED_TEMPLATE, path: pathString(pathOfSegments(hint.segments)), message: unquotedTemplateMessage(hint.template), range: hint.template.range });
@@ -338,6 +346,7 @@ export function ownNotices(analysis: Analysis): OwnNotice[] {
   for (const call of inheritedCalls(doc)) {
     out.push({ code: INHERITED_FUNCTION_NAME, path: pathString(pathOfSegments(call.segments)), message: call.message, range: call.range });
   }
+  for (const u of unknownKeyNotices(doc)) out.push({ code: UNKNOWN_KEY, path: pathString(pathOfSegments(u.segments)), message: u.message, range: u.range });
   for (const n of typeNotices(analysis)) out.push({ code: n.code, path: n.data.path, message: n.message, range: n.range });
   return out;
 }

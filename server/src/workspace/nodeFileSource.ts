@@ -95,8 +95,10 @@ export class NodeFileSource implements WorkspaceFileSource {
       if (!st.isFile()) return { kind: "unreadable", reason: st.isDirectory() ? "is a folder" : "not a regular file" };
       if (st.size > maxSize) return { kind: "tooLarge", size: st.size };
       const bytes = st.size <= SYNC_READ_MAX ? readFileSync(path) : await fs.readFile(path);
-      const decoded = decodeSource(bytes);
-      return decoded.ok ? { kind: "text", text: decoded.text } : { kind: "unreadable", reason: decoded.reason };
+      // A folder scan: binary files are skipped (reported unreadable); other bytes are read as the runtime reads them.
+      const decoded = decodeSource(bytes, "skip");
+      if (!decoded.ok) return { kind: "unreadable", reason: decoded.reason };
+      return decoded.invalidUtf8.length > 0 ? { kind: "text", text: decoded.text, invalidUtf8: decoded.invalidUtf8 } : { kind: "text", text: decoded.text };
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code;
       if (code === "ENOENT" || code === "ENOTDIR") {
