@@ -23,12 +23,13 @@ export function registerTypingAids(): vscode.Disposable {
   return vscode.workspace.onDidChangeTextDocument((e) => {
     if (e.reason !== undefined || e.contentChanges.length !== 1) return;
     const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document !== e.document || editor.selections.length !== 1 || !editor.selection.isEmpty) return;
+    // (the editor's selection may not be updated yet when the change arrives: positions come from the change)
+    if (!editor || editor.document !== e.document || editor.selections.length !== 1) return;
     const change = e.contentChanges[0];
     const languageId = e.document.languageId;
     if (change.text === "{" && change.rangeLength === 0 && (languageId === "json" || languageId === "jsonc")) {
       const cursor = change.range.start.translate(0, 1);
-      if (!editor.selection.active.isEqual(cursor) || !isLwir(e.document)) return;
+      if (!isLwir(e.document)) return;
       const close = closeTemplate(e.document.lineAt(cursor.line).text, cursor.character);
       if (close) void editor.insertSnippet(new vscode.SnippetString(`${close.before}$0${close.after}`), cursor, NO_UNDO_STOP);
       return;
@@ -37,7 +38,7 @@ export function registerTypingAids(): vscode.Disposable {
       // YAML: VS Code closed the brace (a change of `{}`, or `{` typed before the `}` it closed earlier)
       if (languageId !== "yaml" || change.rangeLength !== 0) return;
       const cursor = change.range.start.translate(0, 1);
-      if (!editor.selection.active.isEqual(cursor) || !isLwir(e.document)) return;
+      if (!isLwir(e.document)) return;
       const space = spaceTemplate(e.document.lineAt(cursor.line).text, cursor.character);
       if (space) void editor.insertSnippet(new vscode.SnippetString(`${space.before}$0${space.after}`), cursor, NO_UNDO_STOP);
       return;
@@ -48,7 +49,7 @@ export function registerTypingAids(): vscode.Disposable {
       if (next >= e.document.lineCount || e.document.lineAt(next).text.trim() !== "" || !isLwir(e.document)) return;
       const column = yamlEnterColumn(e.document.lineAt(line).text.slice(0, change.range.start.character));
       const indent = e.document.lineAt(next).text.length;
-      if (column === undefined || column === indent || !editor.selection.active.isEqual(new vscode.Position(next, indent))) return;
+      if (column === undefined || column === indent) return;
       void editor.edit((b) => {
         if (column > indent) b.insert(new vscode.Position(next, 0), " ".repeat(column - indent));
         else b.delete(new vscode.Range(next, 0, next, indent - column));
