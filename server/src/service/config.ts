@@ -44,7 +44,11 @@ export function parseConfig(text: string, format: Format): ConfigResult {
     return { ok: false, problems: document.parseErrors.map((p) => ({ message: p.message, range: p.range })) };
   }
   const problems: ConfigProblem[] = [];
-  const at = (segments: Array<string | number>) => document.findingRange(segments);
+  // On the key for a name that is wrong, on the value for a value that is.
+  const at = (segments: Array<string | number>, onKey = false) => {
+    const location = onKey ? document.locate(segments) : undefined;
+    return location?.keyStart !== undefined ? document.rangeAt(location.keyStart, location.keyEnd ?? location.keyStart) : document.findingRange(segments);
+  };
   const value = document.value;
   // An empty file is a configuration that sets nothing.
   if (value === null || value === undefined) return { ok: true, config: EMPTY_CONFIG };
@@ -54,7 +58,7 @@ export function parseConfig(text: string, format: Format): ConfigResult {
   const ours = CONFIGURABLE_RULES.map((r) => r.code).join(", ");
   for (const [key, member] of Object.entries(value)) {
     if (!KEYS.includes(key)) {
-      problems.push({ message: `Unknown key "${key}": a configuration has rules, ignore and include.`, range: at([key]) });
+      problems.push({ message: `Unknown key "${key}": a configuration has rules, ignore and include.`, range: at([key], true) });
     } else if (key === "rules") {
       if (member === null) continue;
       if (!isRecord(member)) {
@@ -67,7 +71,7 @@ export function parseConfig(text: string, format: Format): ConfigResult {
             message: code === "parse" || FINDING_CODES.has(code)
               ? `${code} is a problem the runtime refuses and is always an error; only LWIR Tools' own rules have levels: ${ours}.`
               : `Unknown rule ${code} (rules that have levels: ${ours}).`,
-            range: at([key, code]),
+            range: at([key, code], true),
           });
         } else if (!isRuleLevel(level)) {
           problems.push({ message: `Unknown level ${JSON.stringify(level)} for ${code}: off, hint, info, warning or error.`, range: at([key, code]) });
