@@ -29,6 +29,7 @@ import { withRuleLinks } from "../service/ruleDocs";
 import { classifyDocument, fileNameOf } from "../service/workspace";
 import { FileFilter, formatCount, isAtOrBelow, relativePathIn, type FileContent, type WorkspaceFileSource } from "../workspace/files";
 import { cancelled } from "./requestGuards";
+import type { ConfigFiles } from "./configFiles";
 import type { ServerParts } from "./serverParts";
 
 export interface WorkspaceScanParts extends ServerParts {
@@ -36,6 +37,8 @@ export interface WorkspaceScanParts extends ServerParts {
   requestsOutstanding: () => boolean;
   /** Where files are found and read, first match by folder (NodeFileSource for `file:`, the client's for the rest). */
   fileSources: WorkspaceFileSource[];
+  /** The configuration files: rule levels over the settings and ignored files. */
+  configs?: ConfigFiles;
 }
 
 /** What was last reported for a file that is not open. */
@@ -347,6 +350,12 @@ export class WorkspaceScan {
       this.remove(uri);
       return;
     }
+    const config = await this.parts.configs?.forUri(uri);
+    if ((this.stamps.get(uri) ?? 0) !== stamp || generation !== this.generation || !this.on || this.parts.documents.get(uri)) return;
+    if (this.parts.configs?.ignores(uri, config)) {
+      this.remove(uri);
+      return;
+    }
     const diagnostics = this.diagnose(uri, content);
     if (diagnostics === undefined) this.remove(uri);
     else this.store(uri, diagnostics);
@@ -379,7 +388,7 @@ export class WorkspaceScan {
     } else {
       return undefined;
     }
-    diagnostics = applyRuleLevels(diagnostics, settings.lint.rules);
+    diagnostics = applyRuleLevels(diagnostics, this.parts.configs ? this.parts.configs.rulesFor(uri) : settings.lint.rules);
     return client.codeDescription ? withRuleLinks(diagnostics) : diagnostics;
   }
 
