@@ -190,3 +190,30 @@ describe("the CLI with a configuration file", () => {
     }
   });
 });
+
+describe("the configuration's JSON Schema (completion and validation of .lwir.json in VS Code)", () => {
+  const schema = JSON.parse(readFileSync("schemas/lwir-config.schema.json", "utf8")) as {
+    additionalProperties: boolean; properties: { rules: { properties: Record<string, { enum: string[]; default: string }> } };
+  };
+  const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
+    contributes: { jsonValidation: { fileMatch: string[]; url: string }[]; yamlValidation: { fileMatch: string; url: string }[] };
+  };
+
+  test("contributed for .lwir.json and .lwir.yaml, and kept off the workflow schema", () => {
+    const forConfig = manifest.contributes.jsonValidation.filter((j) => j.fileMatch.includes(".lwir.json"));
+    assert.deepEqual(forConfig.map((j) => j.url), ["./schemas/lwir-config.schema.json"]);
+    const workflows = manifest.contributes.jsonValidation.find((j) => j.fileMatch.includes("*.lwir.json"));
+    assert.ok(workflows?.fileMatch.includes("!.lwir.json"), "*.lwir.json would also match .lwir.json");
+    assert.deepEqual(manifest.contributes.yamlValidation, [{ fileMatch: ".lwir.yaml", url: "./schemas/lwir-config.schema.json" }]);
+  });
+
+  test("names exactly the rules that have levels, with their defaults, and no other key", async () => {
+    const { CONFIGURABLE_RULES } = await import("../../server/src/service/rules");
+    assert.equal(schema.additionalProperties, false);
+    assert.deepEqual(Object.keys(schema.properties.rules.properties).sort(), CONFIGURABLE_RULES.map((r) => r.code).sort());
+    for (const rule of CONFIGURABLE_RULES) {
+      assert.deepEqual(schema.properties.rules.properties[rule.code].enum, ["off", "hint", "info", "warning", "error"]);
+      assert.equal(schema.properties.rules.properties[rule.code].default, rule.severity);
+    }
+  });
+});
