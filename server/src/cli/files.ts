@@ -134,8 +134,9 @@ export function collectFiles(paths: readonly string[], options: CollectOptions =
       const code = (error as { code?: unknown } | null)?.code;
       if (code === "ENOENT" && isGlob(path)) {
         // A quoted pattern (`'flows/**/*.lwir.yaml'`): the files it matches, whatever their names, as the shell would expand it.
-        const base = globBase(path) || ".";
-        const found = existsSync(resolve(cwd, base)) ? walk(cwd, base, { isIgnored, take: globTaker(cwd, path) }, failures, notices) : [];
+        const base = globBase(path);
+        // `*/x.json` matches are shown as `a/x.json`, as the shell shows them, not `./a/x.json`.
+        const found = existsSync(resolve(cwd, base)) ? walk(cwd, base || ".", { isIgnored, take: globTaker(cwd, path) }, failures, notices, base === "") : [];
         for (const f of found) add(f);
         if (found.length === 0) emptyFolders.push(path);
         continue;
@@ -194,11 +195,11 @@ interface WalkRules {
  * contains it (a loop) and a dangling link with an LWIR name are skipped with a notice, since the rest
  * of the tree is still checked; a folder that cannot be listed is a failure (what it holds was not checked).
  */
-function walk(cwd: string, root: string, rules: WalkRules, failures: Failure[], notices: string[]): string[] {
+function walk(cwd: string, root: string, rules: WalkRules, failures: Failure[], notices: string[], bare = false): string[] {
   const rootAbsolute = resolve(cwd, root);
   const display = (absolute: string): string => {
     const rel = relative(rootAbsolute, absolute);
-    return rel === "" ? root : joinDisplay(root, rel);
+    return rel === "" ? root : bare ? rel : joinDisplay(root, rel);
   };
   /** Real paths of the folders walked so far, by the path they were reached through (with a trailing separator). */
   const realOf = new Map<string, string>();
