@@ -9,6 +9,7 @@ import { join, resolve } from "node:path";
 import { ConfigLookup } from "../../server/src/cli/config";
 import { isLwirFileName } from "../../server/src/cli/files";
 import { isConfigFileName, mergeRules, parseConfig } from "../../server/src/service/config";
+import { CONFIGURABLE_RULES } from "../../server/src/service/rules";
 
 const CLI = resolve("dist/cli.js");
 const VALID_YAML = readFileSync("test/fixtures/cli/tree/valid.lwir.yaml", "utf8");
@@ -207,8 +208,7 @@ describe("the configuration's JSON Schema (completion and validation of .lwir.js
     assert.deepEqual(manifest.contributes.yamlValidation, [{ fileMatch: ".lwir.yaml", url: "./schemas/lwir-config.schema.json" }]);
   });
 
-  test("names exactly the rules that have levels, with their defaults, and no other key", async () => {
-    const { CONFIGURABLE_RULES } = await import("../../server/src/service/rules");
+  test("names exactly the rules that have levels, with their defaults, and no other key", () => {
     assert.equal(schema.additionalProperties, false);
     assert.deepEqual(Object.keys(schema.properties.rules.properties).sort(), CONFIGURABLE_RULES.map((r) => r.code).sort());
     for (const rule of CONFIGURABLE_RULES) {

@@ -231,7 +231,12 @@ export class WorkspaceScan {
     for (const folder of this.folders) {
       const source = this.sourceFor(folder);
       if (!source || found.length > limit) continue;
-      found.push(...await source.list(folder, filter, limit + 1 - found.length, superseded));
+      // The `include` of a configuration file at the folder's root lists more files (docs/configuration.md).
+      const config = await this.parts.configs?.forUri(`${folder.replace(/\/$/, "")}/.lwir.yaml`);
+      const folderFilter = config && config.folderUri === folder.replace(/\/$/, "") && config.config.include.length > 0
+        ? this.filterWith(config.config.include)
+        : filter;
+      found.push(...await source.list(folder, folderFilter, limit + 1 - found.length, superseded));
     }
     if (superseded()) {
       progress.done();
@@ -570,6 +575,12 @@ export class WorkspaceScan {
     const filter = new FileFilter({ include: files.include, exclude: files.exclude, editorExclude });
     this.cachedFilter = { files, editorExclude, filter };
     return filter;
+  }
+
+  /** The filter with more include globs (a configuration file's). */
+  private filterWith(include: readonly string[]): FileFilter {
+    const { files } = this.parts.settings.current;
+    return new FileFilter({ include: [...files.include, ...include], exclude: files.exclude, editorExclude: this.parts.settings.editorExclude });
   }
 
   /** Is this file one the scan checks: inside a folder, by name or include glob, not excluded? */
