@@ -88,8 +88,13 @@ describe("the configuration file in the server", () => {
       ]);
       assert.ok(published.diagnostics.every((d) => d.severity === 1 && d.source === "lwir"));
       // Fixed: the problems go.
-      client.change(configUri, 2, [{ text: `rules:\n  ${CODE}: off\n` }]);
+      client.change(configUri, 2, [{ text: `rules:\n  ${CODE}: off\n  \n` }]);
       await client.waitForDiagnostics(configUri, { version: 2, predicate: (d) => d.length === 0 });
+      // Completion of the rule codes not set yet, from our server alone.
+      const reply = await client.reply("textDocument/completion", { textDocument: { uri: configUri }, position: { line: 2, character: 2 } });
+      const items = (reply.result as { label: string }[] | { items: { label: string }[] });
+      const labels = (Array.isArray(items) ? items : items.items).map((i) => i.label);
+      assert.ok(labels.includes("lwir.parse_warning") && !labels.includes(CODE), labels.join());
     } finally {
       await client.stop();
     }

@@ -10,6 +10,7 @@ import { ConfigLookup } from "../../server/src/cli/config";
 import { isLwirFileName } from "../../server/src/cli/files";
 import { isConfigFileName, mergeRules, parseConfig } from "../../server/src/service/config";
 import { CONFIGURABLE_RULES } from "../../server/src/service/rules";
+import { configCompletion } from "../../server/src/service/configCompletion";
 
 const CLI = resolve("dist/cli.js");
 const VALID_YAML = readFileSync("test/fixtures/cli/tree/valid.lwir.yaml", "utf8");
@@ -215,5 +216,17 @@ describe("the configuration's JSON Schema (completion and validation of .lwir.js
       assert.deepEqual(schema.properties.rules.properties[rule.code].enum, ["off", "hint", "info", "warning", "error"]);
       assert.equal(schema.properties.rules.properties[rule.code].default, rule.severity);
     }
+  });
+});
+
+describe("completion in .lwir.yaml (without a YAML extension)", () => {
+  const labels = (text: string, line: number, character: number) => configCompletion(text, { line, character }).map((i) => i.label);
+  test("the keys not written yet at the top level; rule codes under rules:; levels after a code", () => {
+    assert.deepEqual(labels("", 0, 0), ["rules", "ignore", "include"]);
+    assert.deepEqual(labels("rules:\n  \n", 2, 0), ["ignore", "include"]);
+    assert.deepEqual(labels("rules:\n  \n", 1, 2), CONFIGURABLE_RULES.map((r) => r.code));
+    assert.deepEqual(labels("rules:\n  lwir.parse_warning: off\n  \n", 2, 2), CONFIGURABLE_RULES.map((r) => r.code).filter((c) => c !== "lwir.parse_warning"));
+    assert.deepEqual(labels("rules:\n  lwir.parse_warning: \n", 1, 22), ["off", "hint", "info", "warning", "error"]);
+    assert.deepEqual(labels("ignore:\n  - \n", 1, 4), [], "nothing to offer for a glob");
   });
 });
