@@ -99,4 +99,36 @@ describe("the configuration file in the server", () => {
       await client.stop();
     }
   });
+
+  test("the workspace scan: closed files take the level of their configuration file, its ignore and its include", async () => {
+    const root = mkdtempSync(join(tmpdir(), "lwir-lsp-config-ws-"));
+    try {
+      mkdirSync(join(root, "flows"));
+      mkdirSync(join(root, "generated"));
+      mkdirSync(join(root, "extra"));
+      writeFileSync(join(root, "flows", "a.lwir.yaml"), UNQUOTED);
+      writeFileSync(join(root, "generated", "g.lwir.yaml"), UNQUOTED);
+      writeFileSync(join(root, "extra", "named-otherwise.yaml"), UNQUOTED);
+      writeFileSync(join(root, ".lwir.yaml"), `rules:\n  ${CODE}: error\nignore: [generated/**]\ninclude: [extra/*.yaml]\n`);
+      const uri = (rel: string) => pathToFileURL(join(root, rel)).href;
+      const client = await LspClient.start({
+        workspaceFolders: [{ uri: pathToFileURL(root).href, name: "ws" }],
+        initializationOptions: { settings: { validation: { delay: 0, scope: "workspace" } } },
+        capabilities: { window: { workDoneProgress: true }, workspace: { workspaceFolders: true } },
+        timeout: 15000,
+      });
+      try {
+        const flowReport = await client.waitForDiagnostics(uri("flows/a.lwir.yaml"), { predicate: (d) => d.length > 0 });
+        assert.deepEqual(severityOf(flowReport.diagnostics), [1]);
+        const extra = await client.waitForDiagnostics(uri("extra/named-otherwise.yaml"), { predicate: (d) => d.length > 0 });
+        assert.deepEqual(severityOf(extra.diagnostics), [1], "listed through the configuration's include");
+        await client.waitFor((m) => m.method === "$/progress" && m.params?.value?.kind === "end", "the scan to end");
+        assert.deepEqual(client.publishedFor(uri("generated/g.lwir.yaml")), [], "ignored: never reported");
+      } finally {
+        await client.stop();
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

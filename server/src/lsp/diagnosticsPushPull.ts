@@ -38,6 +38,8 @@ export class DiagnosticsPushPull {
   private readonly lastChange = new Map<string, number>();
   /** How many times each document has been opened: versions restart when it is reopened. */
   private readonly openCount = new Map<string, number>();
+  /** Documents whose publish waits for their configuration file to be looked up. */
+  private readonly awaitingConfig = new Set<string>();
   /** Bumped when a configuration file changes, so pull result ids from before no longer match. */
   private configGeneration = 0;
   /** Opened and not validated yet: validated at once, since nothing is being typed yet (the delay is for edits). */
@@ -100,7 +102,14 @@ export class DiagnosticsPushPull {
       // The document's configuration file is looked up once per folder; after that this is synchronous.
       const configs = this.parts.configs;
       if (!configs || configs.known(uri)) publish();
-      else void configs.forUri(uri).then(publish);
+      else if (!this.awaitingConfig.has(uri)) {
+        // One wait per document: the publish after it takes the document's version of that moment.
+        this.awaitingConfig.add(uri);
+        void configs.forUri(uri).then(() => {
+          this.awaitingConfig.delete(uri);
+          publish();
+        });
+      }
     });
   }
 

@@ -48,7 +48,8 @@ export class GlobSet {
 
 /** Does the text contain glob syntax (so a command-line PATH that is not a file is read as a pattern)? */
 export function isGlob(text: string): boolean {
-  return picomatch.scan(text).isGlob;
+  // Braces alone (`$(x${IFS}y)`, a file name) are not taken for a pattern: one of * ? [ must be there too.
+  return /[*?[]/.test(text) && picomatch.scan(text).isGlob;
 }
 
 /** The folder part of a glob before its first glob character (`flows/**` → `flows`; `*.yaml` → ""). */
