@@ -1,7 +1,8 @@
 // `lwir validate`: checks LWIR files with the same analysis as the language server and prints text,
 // JSON or SARIF. Exit 0 clean, 1 problems in files, 2 usage errors or paths the tool could not check.
 import { version } from "../../package.json";
-import { parseArgs, USAGE, type OutputFormat } from "./cli/args";
+import { parseArgs, SHORT_USAGE, USAGE, type OutputFormat } from "./cli/args";
+import { ConfigLookup } from "./cli/config";
 import { useNodeSha256 } from "./nodeSha256";
 import { checkBytes, checkFile, isFailure } from "./cli/check";
 import { runGraph } from "./cli/graph";
@@ -11,6 +12,8 @@ import { formatGithub } from "./cli/format-github";
 import { formatJson } from "./cli/format-json";
 import { formatSarif } from "./cli/format-sarif";
 import { formatText, shouldColor } from "./cli/format-text";
+import { existsSync, writeFileSync } from "node:fs";
+import { mergeRules } from "./service/config";
 import { countNotices, failureLine, problemCount, type Failure, type FileReport } from "./cli/report";
 // Bundled into dist/cli.js, so `lwir schema` needs no file beside the bundle.
 import lwirSchema from "../../schemas/lwir.schema.json";
@@ -21,6 +24,7 @@ const INFORMATION_URI = typeof __LWIR_HOME__ === "string" && __LWIR_HOME__ !== "
 /** The name standard input is shown under without --stdin-filename. */
 const STDIN_NAME = "<stdin>";
 const UNMATCHED = "no *.lwir.json, *.lwir.yaml or *.lwir.yml file in this folder";
+const UNMATCHED_PATTERN = "no file matches this pattern";
 
 async function run(argv: readonly string[]): Promise<number> {
   const command = parseArgs(argv);
@@ -28,6 +32,9 @@ async function run(argv: readonly string[]): Promise<number> {
     case "help":
       process.stdout.write(USAGE);
       return 0;
+    case "short-usage":
+      process.stderr.write(SHORT_USAGE);
+      return 2;
     case "version":
       process.stdout.write(`${version}\n`);
       return 0;
@@ -35,21 +42,32 @@ async function run(argv: readonly string[]): Promise<number> {
       process.stdout.write(JSON.stringify(lwirSchema, null, 2) + "\n");
       return 0;
     case "usage-error":
-      process.stderr.write(`lwir: ${command.message}\n\n${USAGE}`);
+      process.stderr.write(`lwir: ${command.message}\n\n${SHORT_USAGE}`);
       return 2;
     case "graph": {
-      const result = runGraph(command, shouldColor(process.env, process.stderr.isTTY === true));
+      const stdin = command.file === "-" ? await readStdin() : undefined;
+      const result = runGraph(command, command.color ?? shouldColor(process.env, process.stderr.isTTY === true), stdin);
       if (result.stderr) process.stderr.write(result.stderr);
       if (result.stdout) process.stdout.write(result.stdout);
       return result.code;
     }
   }
-  const { files, failures, emptyFolders, stdinIndex } = collectFiles(command.paths);
-  const warnings: string[] = [];
+  const configs = new ConfigLookup();
+  const { files, failures, emptyFolders, stdinIndex, notices } = collectFiles(command.paths, { ignorePatterns: command.ignorePatterns, configs });
+  // A configuration file that cannot be used stops the run: checking with other levels than the ones asked for would mislead.
+  if (stdinIndex >= 0 && command.stdinFilename !== undefined) configs.forFile(command.stdinFilename);
+  if (configs.errors.length > 0) {
+    process.stderr.write(configs.errors.flatMap((e) => e.lines.map((line) => `lwir: ${line}\n`)).join("") + "lwir: fix the configuration file, then run again (docs/configuration.md)\n");
+    return 2;
+  }
+  /** The levels for one file: its configuration file's, then --rule on top. */
+  const rulesFor = (file: string) => mergeRules(configs.forFile(file)?.config.rules, command.rules);
+  const warnings: string[] = notices.map((n) => `lwir: notice: ${n}\n`);
   // Like ESLint's unmatched pattern: a folder that holds nothing to check is usually a wrong path in CI.
   for (const folder of emptyFolders) {
-    if (command.errorOnUnmatched) failures.push({ path: folder, reason: UNMATCHED, kind: "unmatched" });
-    else warnings.push(`lwir: warning: ${folder}: ${UNMATCHED}\n`);
+    const reason = existsSync(folder) ? UNMATCHED : UNMATCHED_PATTERN;
+    if (command.errorOnUnmatched) failures.push({ path: folder, reason, kind: "unmatched" });
+    else warnings.push(`lwir: warning: ${folder}: ${reason}\n`);
   }
   const reports: FileReport[] = [];
   const allFailures: Failure[] = [...failures];
@@ -58,8 +76,8 @@ async function run(argv: readonly string[]): Promise<number> {
     else reports.push(result);
   };
   // --fix / --fix-dry-run: each file fixed first; its report is what remains.
-  const fixing: FixOptions | undefined = command.fix === undefined ? undefined
-    : { rules: command.rules, write: command.fix === "write", ...(command.fixTypes ? { kinds: command.fixTypes } : {}) };
+  const fixing = (file: string): FixOptions | undefined => command.fix === undefined ? undefined
+    : { rules: rulesFor(file), write: command.fix === "write", ...(command.fixTypes ? { kinds: command.fixTypes } : {}) };
   const fix = (fixed: { report: FileReport | Failure; failure?: Failure }): void => {
     check(fixed.report);
     if (fixed.failure) allFailures.push(fixed.failure);
@@ -70,15 +88,18 @@ async function run(argv: readonly string[]): Promise<number> {
   for (let i = 0; i <= files.length; i++) {
     if (i === stdinIndex && stdin) {
       // Without a name the format is sniffed from the text: "<stdin>" has no extension to go by.
+      // Standard input takes the configuration that applies where --stdin-filename says it is (else the working folder's).
+      const fixStdin = fixing(command.stdinFilename ?? STDIN_NAME);
       if (!(stdin instanceof Uint8Array)) check({ path: stdinName, reason: stdin.reason, kind: "unreadable" });
-      else if (fixing) fix(fixBytes(stdinName, stdin, fixing, command.stdinFilename ?? ""));
-      else check(checkBytes(stdinName, stdin, { rules: command.rules }, command.stdinFilename ?? ""));
+      else if (fixStdin) fix(fixBytes(stdinName, stdin, fixStdin, command.stdinFilename ?? ""));
+      else check(checkBytes(stdinName, stdin, { rules: rulesFor(command.stdinFilename ?? STDIN_NAME) }, command.stdinFilename ?? ""));
     }
     if (i < files.length) {
       // A file the user named is read whatever its bytes, as the runtime reads it; binary files found in folders are skipped.
       const binary = named.has(files[i]) ? "read" : "skip";
-      if (fixing) fix(fixFile(files[i], { ...fixing, binary }));
-      else check(checkFile(files[i], { rules: command.rules, binary }));
+      const fixFiles = fixing(files[i]);
+      if (fixFiles) fix(fixFile(files[i], { ...fixFiles, binary }));
+      else check(checkFile(files[i], { rules: rulesFor(files[i]), binary }));
     }
   }
   const messages = allFailures.map((f) =>
@@ -88,13 +109,27 @@ async function run(argv: readonly string[]): Promise<number> {
   // --max-warnings counts what was found, shown or not (--quiet only changes what is printed).
   const warningCount = reports.reduce((n, r) => n + countNotices(r, "warning"), 0);
   const shown = command.quiet ? reports.map(errorsOnly) : reports;
+  // -o: the report goes to the file, uncoloured; the terminal then gets only stderr.
+  const toFile = command.outputFile !== undefined;
+  const color = !toFile && (command.color ?? shouldColor(process.env, process.stdout.isTTY === true));
+  let output: string;
   if (command.fix === "dry-run" && command.format === "text") {
     // The diff alone on standard output (`> fixes.patch` applies with patch or git apply); what would remain on stderr.
-    process.stdout.write(shown.map((r) => r.diff ?? "").join(""));
-    process.stderr.write(render(command.format, shown.map(withoutDiff), allFailures, command.fix));
+    output = shown.map((r) => r.diff ?? "").join("");
+    process.stderr.write(render(command.format, shown.map(withoutDiff), allFailures, command.fix, command.color ?? shouldColor(process.env, process.stderr.isTTY === true)));
+  } else {
+    output = render(command.format, shown, allFailures, command.fix, color);
+  }
+  if (toFile) {
+    try {
+      writeFileSync(command.outputFile!, output);
+    } catch (error) {
+      process.stderr.write(`lwir: cannot write the report to ${command.outputFile}: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 2;
+    }
   } else {
     // One write of the whole output (a reader that goes away early is handled below).
-    process.stdout.write(render(command.format, shown, allFailures, command.fix));
+    process.stdout.write(output);
   }
   if (allFailures.length > 0) return 2;
   if (command.exitZero) return 0;
@@ -127,7 +162,7 @@ function errorsOnly(report: FileReport): FileReport {
   return report.notices?.length ? { ...report, notices: report.notices.filter((n) => n.severity === "error") } : report;
 }
 
-function render(format: OutputFormat, reports: readonly FileReport[], failures: readonly Failure[], fixMode?: "write" | "dry-run"): string {
+function render(format: OutputFormat, reports: readonly FileReport[], failures: readonly Failure[], fixMode: "write" | "dry-run" | undefined, color: boolean): string {
   switch (format) {
     case "json":
       return formatJson(reports, failures);
@@ -136,7 +171,7 @@ function render(format: OutputFormat, reports: readonly FileReport[], failures: 
     case "sarif":
       return formatSarif(reports, { version, ...(INFORMATION_URI ? { informationUri: INFORMATION_URI } : {}), baseDir: process.cwd(), failures });
     case "text":
-      return formatText(reports, { color: shouldColor(process.env, process.stdout.isTTY === true), failures, ...(fixMode ? { fixMode } : {}) });
+      return formatText(reports, { color, failures, ...(fixMode ? { fixMode } : {}) });
   }
 }
 

@@ -23,6 +23,7 @@ import { Session } from "./lsp/requestGuards";
 import type { ServerParts } from "./lsp/serverParts";
 import { SettingsSync } from "./lsp/settingsSync";
 import { ClientFileSource } from "./lsp/clientFileSource";
+import { ConfigFiles } from "./lsp/configFiles";
 import { WatchedFiles } from "./lsp/watchedFiles";
 import { WorkspaceScan } from "./lsp/workspaceScan";
 import type { WorkspaceFileSource } from "./workspace/files";
@@ -52,9 +53,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
 
   const requestsOutstanding = options.requestsOutstanding ?? (() => false);
   const fileSources = [...(options.fileSources ?? [])];
-  const workspaceScan = new WorkspaceScan({ ...parts, requestsOutstanding, fileSources });
+  // The configuration files (.lwir.yaml / .lwir.json), read from where the workspace scan reads files.
+  const configs = new ConfigFiles(parts, () => fileSources);
+  const workspaceScan = new WorkspaceScan({ ...parts, requestsOutstanding, fileSources, configs });
   const watchedFiles = new WatchedFiles(parts, workspaceScan);
-  const diagnostics = new DiagnosticsPushPull({ ...parts, requestsOutstanding, diskReport: (uri) => workspaceScan.diskReport(uri) });
+  const diagnostics = new DiagnosticsPushPull({ ...parts, requestsOutstanding, configs, diskReport: (uri) => workspaceScan.diskReport(uri) });
   diagnostics.listen();
   workspaceScan.listen();
   watchedFiles.listen();
@@ -63,6 +66,12 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     diagnostics.revalidateAll();
     workspaceScan.settingsChanged();
     void watchedFiles.update();
+  });
+  // A configuration file changed on disk: every document and the workspace are checked again under it.
+  watchedFiles.onConfigChange(() => {
+    configs.invalidate();
+    diagnostics.revalidateAll();
+    workspaceScan.settingsChanged();
   });
   void settings.ready.then(() => {
     if (session.phase !== "running") return;

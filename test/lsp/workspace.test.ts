@@ -183,7 +183,7 @@ describe("workspace scan, pushed diagnostics", () => {
       m.params.registrations.some((r: { method: string }) => r.method === "workspace/didChangeWatchedFiles"));
     assert.ok(registration);
     const watchers = registration!.params.registrations.find((r: { method: string }) => r.method === "workspace/didChangeWatchedFiles").registerOptions.watchers;
-    assert.deepEqual(watchers.map((w: { globPattern: string }) => w.globPattern), ["**/*.lwir.{json,yaml,yml}", "**/included/*.yaml", "**/*"]);
+    assert.deepEqual(watchers.map((w: { globPattern: string }) => w.globPattern), ["**/*.lwir.{json,yaml,yml}", "**/.lwir.{yaml,json}", "**/included/*.yaml", "**/*"]);
   });
 
   test("a disk edit and its watched-file event update the file's problems; delete clears them; create adds them", async () => {

@@ -65,7 +65,8 @@ describe("arguments", () => {
     assert.deepEqual(parseArgs(["--version"]), { kind: "version" });
   });
   test("usage errors", () => {
-    const kinds = [[], ["check", "a"], ["validate"], ["validate", "--format", "xml", "a"], ["validate", "a", "--format"], ["validate", "--bogus", "a"], ["--bogus"], ["validate", "--exit-zero"]]
+    assert.deepEqual(parseArgs([]), { kind: "short-usage" });
+    const kinds = [["check", "a"], ["validate"], ["validate", "--format", "xml", "a"], ["validate", "a", "--format"], ["validate", "--bogus", "a"], ["--bogus"], ["validate", "--exit-zero"]]
       .map((argv) => parseArgs(argv));
     for (const k of kinds) assert.equal(k.kind, "usage-error", JSON.stringify(k));
     assert.deepEqual(parseArgs(["check"]), { kind: "usage-error", message: "unknown command check" });
@@ -592,7 +593,7 @@ describe("exit codes", () => {
   }
 
   test("usage errors exit 2 with the usage on stderr and nothing on stdout, --exit-zero or not", () => {
-    for (const argv of [[], ["check", clean], ["validate"], ["validate", "--exit-zero"], ["validate", "--format", "xml", clean], ["validate", "--bogus", clean], ["validate", "--exit-zero", "--format", clean]]) {
+    for (const argv of [["check", clean], ["validate"], ["validate", "--exit-zero"], ["validate", "--format", "xml", clean], ["validate", "--bogus", clean], ["validate", "--exit-zero", "--format", clean]]) {
       const res = lwir(argv);
       assert.equal(res.status, 2, JSON.stringify(argv));
       assert.equal(res.stdout, "");
@@ -600,14 +601,27 @@ describe("exit codes", () => {
     }
     assert.match(lwir(["validate", "--bogus", clean]).stderr, /^lwir: unknown option --bogus\n/);
     assert.match(lwir(["frobnicate"]).stderr, /^lwir: unknown command frobnicate\n/);
+    // The usage after a mistake is the short one, which says where the rest is.
+    assert.match(lwir(["validate"]).stderr, /Run lwir --help for every option\.\n$/);
+  });
+
+  test("lwir with no arguments prints the short usage (exit 2); --help the full one", () => {
+    const bare = lwir([]);
+    assert.equal(bare.status, 2);
+    assert.equal(bare.stdout, "");
+    assert.match(bare.stderr, /^Usage: lwir validate \[options\] PATH\.\.\. .*\n.*lwir graph .*\n.*lwir schema .*\nRun lwir --help for every option\.\n$/);
+    assert.ok(bare.stderr.split("\n").length < 6, "short");
+    const help = lwir(["--help"]).stdout;
+    assert.ok(help.length > 4 * bare.stderr.length, "--help is the full usage");
   });
 
   test("--help and --version exit 0", () => {
     const help = lwir(["--help"]);
     assert.equal(help.status, 0);
-    assert.match(help.stdout, /^Usage: lwir validate \[--format text\|json\|sarif\|github\] \[--exit-zero\] \[--quiet\] \[--rule CODE=LEVEL\]\.\.\. PATH\.\.\./);
+    assert.match(help.stdout, /^Usage: lwir validate \[--format text\|json\|sarif\|github\] \[--exit-zero\] \[--quiet\] \[--rule CODE=LEVEL\]\.\.\./);
     // Every option the parser accepts is documented.
-    for (const option of ["--format", "--exit-zero", "--quiet", "--rule", "--max-warnings", "--stdin-filename", "--no-error-on-unmatched-pattern", "--fix", "--fix-dry-run", "--fix-type", "--help", "--version"]) {
+    for (const option of ["--format", "--exit-zero", "--quiet", "--rule", "--max-warnings", "--stdin-filename", "--no-error-on-unmatched-pattern", "--fix", "--fix-dry-run", "--fix-type",
+      "--ignore-pattern", "-o, --output-file", "--color", "--no-color", "--help", "--version"]) {
       assert.ok(help.stdout.includes(option), option);
     }
     assert.match(help.stdout, /starts with \{ or \[\s+\(after white space\) is JSON, anything else YAML/);
@@ -637,34 +651,29 @@ describe("unreadable paths, links and BOMs", () => {
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
-  test("folder links: loops and dangling links are reported, everything else is still checked; node_modules is skipped", () => {
+  test("folder links: loops and dangling links are skipped with a notice, everything else is checked; node_modules is skipped", () => {
     const res = lwir(["validate", "--format", "json", tmp]);
-    assert.equal(res.status, 2);
+    // Not a failure of the run: the tree's workflows were all checked.
+    assert.equal(res.status, 0, res.stderr);
     assert.deepEqual(jsonOf(res).map((f) => [f.file, f.valid]), [
       [`${tmp}/a.lwir.json`, true],
       [`${tmp}/link.lwir.json`, true],
       [`${tmp}/sub/b.lwir.yaml`, true],
     ]);
     assert.deepEqual(res.stderr.trimEnd().split("\n").sort(), [
-      `lwir: cannot read ${tmp}/gone.lwir.yaml: dangling symbolic link`,
-      `lwir: cannot read ${tmp}/loop: symbolic link loop (it leads back to a folder that contains it)`,
-      `lwir: cannot read ${tmp}/self.lwir.json: symbolic link loop`,
-      `lwir: cannot read ${tmp}/sub/back: symbolic link loop (it leads back to a folder that contains it)`,
+      `lwir: notice: ${tmp}/gone.lwir.yaml: skipped, dangling symbolic link`,
+      `lwir: notice: ${tmp}/loop: skipped, symbolic link loop (it leads back to a folder that contains it)`,
+      `lwir: notice: ${tmp}/self.lwir.json: skipped, symbolic link loop`,
+      `lwir: notice: ${tmp}/sub/back: skipped, symbolic link loop (it leads back to a folder that contains it)`,
     ]);
+    assert.deepEqual(jsonErrorsOf(res), [], "no errors in the report");
   });
 
-  test("text output still lists the good files and counts what could not be checked", () => {
+  test("text output lists the good files; the skipped links are on stderr only", () => {
     const res = lwir(["validate", tmp]);
-    assert.equal(res.status, 2);
-    assert.equal(res.stdout.trimEnd().split("\n").at(-1), "3 files checked; 4 paths could not be checked");
-    // The json output names them with their reasons.
-    const json = lwir(["validate", "--format", "json", tmp]);
-    assert.deepEqual(jsonErrorsOf(json).sort((a, b) => (a.path < b.path ? -1 : 1)), [
-      { path: `${tmp}/gone.lwir.yaml`, message: "dangling symbolic link" },
-      { path: `${tmp}/loop`, message: "symbolic link loop (it leads back to a folder that contains it)" },
-      { path: `${tmp}/self.lwir.json`, message: "symbolic link loop" },
-      { path: `${tmp}/sub/back`, message: "symbolic link loop (it leads back to a folder that contains it)" },
-    ]);
+    assert.equal(res.status, 0);
+    assert.equal(res.stdout.trimEnd().split("\n").at(-1), "3 files checked, no problems");
+    assert.equal(res.stderr.split("\n").filter((l) => l.startsWith("lwir: notice: ")).length, 4);
   });
 
   test("explicit paths: missing, dangling link, a link loop; the others are still checked", () => {

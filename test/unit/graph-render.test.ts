@@ -244,7 +244,7 @@ describe("lwir graph", () => {
   test("the built CLI (npm run build first): lwir --help lists graph; exit codes end to end", () => {
     assert.ok(existsSync(resolve("dist/cli.js")), "dist/cli.js is missing: run npm run build first");
     const cli = (...args: string[]) => spawnSync(process.execPath, [resolve("dist/cli.js"), ...args], { encoding: "utf8" });
-    assert.match(cli("--help").stdout, /lwir graph FILE \[--format mermaid\|dot\|svg\|json\]/);
+    assert.match(cli("--help").stdout, /lwir graph \[--format mermaid\|dot\|svg\|json\] \[-o OUTPUT\] \[--stdin-filename NAME\] FILE\|-/);
     assert.equal(cli("graph", valid, "--format", "dot").status, 0);
     assert.equal(cli("graph", invalid).status, 1);
     const parse = cli("graph", broken);

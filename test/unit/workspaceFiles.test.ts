@@ -90,6 +90,7 @@ describe("which files the workspace scan looks at", () => {
   test("the file watchers: LWIR names, include globs from any depth, deletions of anything", () => {
     assert.deepEqual(watchersFor(["flows/*.yaml", "**/x.json"]), [
       { globPattern: "**/*.lwir.{json,yaml,yml}" },
+      { globPattern: "**/.lwir.{yaml,json}" },
       { globPattern: "**/flows/*.yaml" },
       { globPattern: "**/x.json" },
       { globPattern: "**/*", kind: 4 },

@@ -1,5 +1,6 @@
-// Command-line parsing for `lwir`: no dependency, strict (an unknown option is a usage error, so a
-// typo never silently changes what CI checks).
+// Command-line parsing for `lwir` on node:util's parseArgs; strict (an unknown option is a usage error, so
+// a typo never silently changes what CI checks).
+import { parseArgs as nodeParseArgs, type ParseArgsConfig } from "node:util";
 import { RULES } from "../lwir/codes";
 import { CONFIGURABLE_RULES, parseRuleOption, type RuleLevel } from "../service/rules";
 import type { FixKind } from "../service/codeActions";
@@ -25,6 +26,12 @@ export interface ValidateOptions {
   fix?: "write" | "dry-run";
   /** --fix-type: the kinds of fixes to apply (absent: problem only). */
   fixTypes?: FixKind[];
+  /** --ignore-pattern: globs (relative to the working folder) of files and folders not to check. */
+  ignorePatterns?: string[];
+  /** -o / --output-file: the report goes to this file instead of standard output. */
+  outputFile?: string;
+  /** --color / --no-color; absent: colour on a terminal only, NO_COLOR and FORCE_COLOR honoured. */
+  color?: boolean;
 }
 
 export type GraphFormat = "mermaid" | "dot" | "svg" | "json";
@@ -34,27 +41,46 @@ export interface GraphOptions {
   file: string;
   /** undefined: from the extension of --output, else mermaid. */
   format?: GraphFormat;
-  /** -o / --output: write there instead of standard output. */
+  /** -o / --output / --output-file: write there instead of standard output. */
   output?: string;
+  /** FILE is "-": the name standard input is shown under, whose extension gives its format. */
+  stdinFilename?: string;
+  /** --color / --no-color (the messages on standard error). */
+  color?: boolean;
 }
 
 export type Command =
   | { kind: "help" }
+  | { kind: "short-usage" }
   | { kind: "version" }
   | { kind: "schema" }
   | ({ kind: "validate" } & ValidateOptions)
   | ({ kind: "graph" } & GraphOptions)
   | { kind: "usage-error"; message: string };
 
-export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--exit-zero] [--quiet] [--rule CODE=LEVEL]... PATH...
+/** `lwir` alone, and after a usage error: the commands, and where the rest is. */
+export const SHORT_USAGE = `Usage: lwir validate [options] PATH...    check workflows (files, folders, 'glob/**' patterns, - for stdin)
+       lwir graph [options] FILE|-         draw one workflow (Mermaid, DOT, SVG or JSON)
+       lwir schema                         print the JSON Schema of LWIR
+Run lwir --help for every option.
+`;
+
+export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--exit-zero] [--quiet] [--rule CODE=LEVEL]...
+                     [--max-warnings N] [--ignore-pattern GLOB]... [-o FILE] [--color|--no-color]
+                     [--stdin-filename NAME] [--no-error-on-unmatched-pattern] PATH...
        lwir validate --fix|--fix-dry-run [--fix-type problem|lint|all] [options] PATH...
-       lwir graph FILE [--format mermaid|dot|svg|json] [-o OUTPUT]
+       lwir graph [--format mermaid|dot|svg|json] [-o OUTPUT] [--stdin-filename NAME] FILE|-
        lwir schema      (prints the JSON Schema of LWIR, for editors without the LWIR server)
 
 Checks LWIR workflows (little-workflow) with the same rules as the runtime's validator.
 A PATH is a file (checked whatever its name), a folder (searched recursively for
-*.lwir.json, *.lwir.yaml and *.lwir.yml, skipping node_modules and .git), or - for one
-document on standard input. A folder that holds no LWIR file is an error.
+*.lwir.json, *.lwir.yaml and *.lwir.yml, skipping node_modules and .git), a quoted glob
+pattern ('flows/**/*.lwir.yaml': the files it matches, as the shell would expand it), or -
+for one document on standard input. A folder or pattern with no LWIR file is an error.
+Inside folders, a symbolic link loop or a dangling link is skipped with a notice.
+
+The nearest .lwir.yaml or .lwir.json above each file sets rule levels, ignored paths and
+extra includes (docs/configuration.md); --rule overrides it.
 
 Options:
   --format FORMAT       text (default), json, sarif (SARIF 2.1.0, e.g. for GitHub code scanning)
@@ -70,7 +96,13 @@ Options:
                         .lwir.yaml, .yml: YAML); without it, text that starts with { or [
                         (after white space) is JSON, anything else YAML
   --no-error-on-unmatched-pattern
-                        a folder with no LWIR file is only pointed out, not an error
+                        a folder or pattern with no LWIR file is only pointed out, not an error
+  --ignore-pattern GLOB files and folders not to check (repeatable), relative to the working
+                        folder, e.g. 'generated/**'
+  -o, --output-file FILE
+                        write the report to FILE instead of standard output
+  --color, --no-color   colour the text report (default: on a terminal, unless NO_COLOR is set;
+                        FORCE_COLOR=1 forces it)
   --fix                 apply the fixes that need no choice (the editor's quick fixes: missing
                         needs entries, quotes around {{ }} in YAML, .output -> .lastOutput, a
                         misspelt name with only one close match), then report what remains;
@@ -91,16 +123,80 @@ lwir graph draws one workflow: its steps, needs, decision routes (loops dashed),
 and the steps with findings. --format mermaid (the default; renders in GitHub Markdown), dot
 (Graphviz), svg (a standalone picture, laid out as in the editor's graph view) or json (the graph
 model, a documented contract). -o OUTPUT writes to a file; without --format its extension chooses
-(.svg, .dot or .gv, .json, else Mermaid). A document with findings is still drawn (exit 1); one that
-does not parse gets its parse errors as lwir validate prints them (exit 1).
+(.svg, .dot or .gv, .json, else Mermaid). FILE - reads standard input (--stdin-filename NAME gives its
+name and format). A document with findings is still drawn (exit 1); one that does not parse gets its
+parse errors as lwir validate prints them (exit 1).
 `;
 
 const FORMATS: readonly OutputFormat[] = ["text", "json", "sarif", "github"];
 const FIX_TYPES: readonly FixKind[] = ["problem", "lint"];
 const FINDING_CODES = new Set(RULES.map(([code]) => code));
 
+/**
+ * Every option of every command, for node:util's parseArgs. It runs non-strict and hands back tokens, so
+ * the messages of a mistake are ours (which command, which value was expected) and an unknown option is
+ * still a usage error, found here.
+ */
+const OPTIONS = {
+  format: { type: "string" },
+  "exit-zero": { type: "boolean" },
+  quiet: { type: "boolean" },
+  rule: { type: "string", multiple: true },
+  "max-warnings": { type: "string" },
+  "stdin-filename": { type: "string" },
+  "no-error-on-unmatched-pattern": { type: "boolean" },
+  "ignore-pattern": { type: "string", multiple: true },
+  fix: { type: "boolean" },
+  "fix-dry-run": { type: "boolean" },
+  "fix-type": { type: "string", multiple: true },
+  "output-file": { type: "string", short: "o" },
+  output: { type: "string" },
+  color: { type: "boolean" },
+  "no-color": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean" },
+} as const satisfies ParseArgsConfig["options"];
+
+type OptionName = keyof typeof OPTIONS;
+const VALIDATE_OPTIONS = new Set<OptionName>([
+  "format", "exit-zero", "quiet", "rule", "max-warnings", "stdin-filename", "no-error-on-unmatched-pattern",
+  "ignore-pattern", "fix", "fix-dry-run", "fix-type", "output-file", "color", "no-color",
+]);
+const GRAPH_OPTIONS = new Set<OptionName>(["format", "output-file", "output", "stdin-filename", "color", "no-color"]);
+
+interface Token {
+  name: OptionName;
+  /** As written: `--format`, `-o`. */
+  raw: string;
+  value: string | undefined;
+}
+
+/** The options and the positionals (everything after `--` is a positional), or the first unknown option. */
+function tokenize(argv: readonly string[], allowed: ReadonlySet<OptionName>): { options: Token[]; positionals: string[] } | { error: string } {
+  const { tokens } = nodeParseArgs({ args: [...argv], options: OPTIONS, strict: false, allowPositionals: true, tokens: true });
+  const options: Token[] = [];
+  const positionals: string[] = [];
+  for (const token of tokens) {
+    if (token.kind === "positional") positionals.push(token.value);
+    else if (token.kind === "option") {
+      const name = token.name as OptionName;
+      if (!Object.prototype.hasOwnProperty.call(OPTIONS, name) || !allowed.has(name)) return { error: `unknown option ${token.rawName}` };
+      if (OPTIONS[name].type === "boolean" && token.inlineValue) return { error: `${token.rawName} takes no value` };
+      options.push({ name, raw: token.rawName, value: token.value });
+    }
+  }
+  return { options, positionals };
+}
+
+/** --color / --no-color: the last one given wins; undefined leaves it to the terminal and NO_COLOR / FORCE_COLOR. */
+function colorOf(options: readonly Token[]): boolean | undefined {
+  let color: boolean | undefined;
+  for (const o of options) if (o.name === "color" || o.name === "no-color") color = o.name === "color";
+  return color;
+}
+
 export function parseArgs(argv: readonly string[]): Command {
-  if (argv.length === 0) return { kind: "usage-error", message: "missing command" };
+  if (argv.length === 0) return { kind: "short-usage" };
   // Help and version win wherever they appear (before `--`), like most CLIs.
   const dashDash = argv.indexOf("--");
   const options = dashDash < 0 ? argv : argv.slice(0, dashDash);
@@ -113,65 +209,75 @@ export function parseArgs(argv: readonly string[]): Command {
   if (command !== "validate") {
     return { kind: "usage-error", message: command.startsWith("-") ? `unknown option ${command}` : `unknown command ${command}` };
   }
-  const out: ValidateOptions = { format: "text", exitZero: false, paths: [], quiet: false, rules: {}, errorOnUnmatched: true };
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i];
-    if (arg === "--") {
-      out.paths.push(...rest.slice(i + 1));
-      break;
-    }
-    // `--name VALUE` or `--name=VALUE`; undefined when the value is missing.
-    const valueOf = (name: string): string | undefined => (arg === name ? rest[++i] : arg.slice(name.length + 1));
-    const takes = (name: string): boolean => arg === name || arg.startsWith(name + "=");
-    if (arg === "--exit-zero") {
-      out.exitZero = true;
-    } else if (arg === "--quiet") {
-      out.quiet = true;
-    } else if (arg === "--no-error-on-unmatched-pattern") {
-      out.errorOnUnmatched = false;
-    } else if (takes("--format")) {
-      const value = valueOf("--format");
-      if (value === undefined) return { kind: "usage-error", message: "--format needs a value: text, json or sarif" };
-      if (!(FORMATS as readonly string[]).includes(value)) {
-        return { kind: "usage-error", message: `unknown format ${value} (expected text, json, sarif or github)` };
-      }
-      out.format = value as OutputFormat;
-    } else if (takes("--rule")) {
-      const value = valueOf("--rule");
-      if (value === undefined) return { kind: "usage-error", message: "--rule needs CODE=LEVEL, e.g. lwir.yaml_unquoted_template=off" };
-      const rule = parseRuleOption(value, (code) => FINDING_CODES.has(code));
-      if ("error" in rule) return { kind: "usage-error", message: rule.error };
-      out.rules[rule.code] = rule.level;
-    } else if (takes("--max-warnings")) {
-      const value = valueOf("--max-warnings");
-      if (value === undefined || !/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-        return { kind: "usage-error", message: `--max-warnings needs a whole number of warnings (0 or more)${value === undefined ? "" : `, not "${value}"`}` };
-      }
-      out.maxWarnings = Number(value);
-    } else if (arg === "--fix" || arg === "--fix-dry-run") {
-      const mode = arg === "--fix" ? "write" : "dry-run";
-      if (out.fix !== undefined && out.fix !== mode) return { kind: "usage-error", message: "--fix and --fix-dry-run cannot be given together" };
-      out.fix = mode;
-    } else if (takes("--fix-type")) {
-      const value = valueOf("--fix-type");
-      if (value === undefined || value === "") return { kind: "usage-error", message: "--fix-type needs a value: problem, lint or all" };
-      for (const type of value.split(",")) {
-        if (type !== "all" && !(FIX_TYPES as readonly string[]).includes(type)) {
-          return { kind: "usage-error", message: `unknown fix type "${type}" for --fix-type (expected problem, lint or all)` };
+  const parsed = tokenize(rest, VALIDATE_OPTIONS);
+  if ("error" in parsed) return { kind: "usage-error", message: parsed.error };
+  const out: ValidateOptions = { format: "text", exitZero: false, paths: parsed.positionals, quiet: false, rules: {}, errorOnUnmatched: true };
+  for (const { name, raw, value } of parsed.options) {
+    switch (name) {
+      case "exit-zero":
+        out.exitZero = true;
+        break;
+      case "quiet":
+        out.quiet = true;
+        break;
+      case "no-error-on-unmatched-pattern":
+        out.errorOnUnmatched = false;
+        break;
+      case "format":
+        if (value === undefined) return { kind: "usage-error", message: "--format needs a value: text, json, sarif or github" };
+        if (!(FORMATS as readonly string[]).includes(value)) {
+          return { kind: "usage-error", message: `unknown format ${value} (expected text, json, sarif or github)` };
         }
-        const added = type === "all" ? FIX_TYPES : [type as FixKind];
-        out.fixTypes = FIX_TYPES.filter((t) => out.fixTypes?.includes(t) || added.includes(t));
+        out.format = value as OutputFormat;
+        break;
+      case "rule": {
+        if (value === undefined) return { kind: "usage-error", message: "--rule needs CODE=LEVEL, e.g. lwir.yaml_unquoted_template=off" };
+        const rule = parseRuleOption(value, (code) => FINDING_CODES.has(code));
+        if ("error" in rule) return { kind: "usage-error", message: rule.error };
+        out.rules[rule.code] = rule.level;
+        break;
       }
-    } else if (takes("--stdin-filename")) {
-      const value = valueOf("--stdin-filename");
-      if (value === undefined || value === "") return { kind: "usage-error", message: "--stdin-filename needs a file name" };
-      out.stdinFilename = value;
-    } else if (arg.startsWith("-") && arg !== "-") {
-      return { kind: "usage-error", message: `unknown option ${arg}` };
-    } else {
-      out.paths.push(arg);
+      case "max-warnings":
+        if (value === undefined || !/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+          return { kind: "usage-error", message: `--max-warnings needs a whole number of warnings (0 or more)${value === undefined ? "" : `, not "${value}"`}` };
+        }
+        out.maxWarnings = Number(value);
+        break;
+      case "fix":
+      case "fix-dry-run": {
+        const mode = name === "fix" ? "write" : "dry-run";
+        if (out.fix !== undefined && out.fix !== mode) return { kind: "usage-error", message: "--fix and --fix-dry-run cannot be given together" };
+        out.fix = mode;
+        break;
+      }
+      case "fix-type":
+        if (value === undefined || value === "") return { kind: "usage-error", message: "--fix-type needs a value: problem, lint or all" };
+        for (const type of value.split(",")) {
+          if (type !== "all" && !(FIX_TYPES as readonly string[]).includes(type)) {
+            return { kind: "usage-error", message: `unknown fix type "${type}" for --fix-type (expected problem, lint or all)` };
+          }
+          const added = type === "all" ? FIX_TYPES : [type as FixKind];
+          out.fixTypes = FIX_TYPES.filter((t) => out.fixTypes?.includes(t) || added.includes(t));
+        }
+        break;
+      case "stdin-filename":
+        if (value === undefined || value === "") return { kind: "usage-error", message: "--stdin-filename needs a file name" };
+        out.stdinFilename = value;
+        break;
+      case "ignore-pattern":
+        if (value === undefined || value.trim() === "") return { kind: "usage-error", message: "--ignore-pattern needs a glob, e.g. 'generated/**'" };
+        (out.ignorePatterns ??= []).push(value);
+        break;
+      case "output-file":
+        if (value === undefined || value === "") return { kind: "usage-error", message: `${raw} needs a file name` };
+        out.outputFile = value;
+        break;
+      default:
+        break; // color: below
     }
   }
+  const color = colorOf(parsed.options);
+  if (color !== undefined) out.color = color;
   if (out.paths.length === 0) return { kind: "usage-error", message: "no PATH given" };
   const stdinCount = out.paths.filter((p) => p === "-").length;
   if (stdinCount > 1) return { kind: "usage-error", message: "- (standard input) can be given only once" };
@@ -188,33 +294,28 @@ export function parseArgs(argv: readonly string[]): Command {
 }
 
 function parseGraphArgs(rest: readonly string[]): Command {
+  const parsed = tokenize(rest, GRAPH_OPTIONS);
+  if ("error" in parsed) return { kind: "usage-error", message: parsed.error };
   const out: Partial<GraphOptions> = {};
-  const files: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i];
-    if (arg === "--") {
-      files.push(...rest.slice(i + 1));
-      break;
-    }
-    const valueOf = (name: string): string | undefined => (arg === name ? rest[++i] : arg.slice(name.length + 1));
-    const takes = (name: string): boolean => arg === name || arg.startsWith(name + "=");
-    if (takes("--format")) {
-      const value = valueOf("--format");
+  for (const { name, raw, value } of parsed.options) {
+    if (name === "format") {
       if (value === undefined || !(GRAPH_FORMATS as readonly string[]).includes(value)) {
         return { kind: "usage-error", message: `lwir graph --format needs ${GRAPH_FORMATS.join(", ")}${value === undefined ? "" : `, not ${value}`}` };
       }
       out.format = value as GraphFormat;
-    } else if (arg === "-o" || takes("--output")) {
-      const value = arg === "-o" ? rest[++i] : valueOf("--output");
-      if (value === undefined || value === "") return { kind: "usage-error", message: "-o needs a file name" };
+    } else if (name === "output" || name === "output-file") {
+      if (value === undefined || value === "") return { kind: "usage-error", message: `${raw} needs a file name` };
       out.output = value;
-    } else if (arg.startsWith("-")) {
-      return { kind: "usage-error", message: `unknown option ${arg}` };
-    } else {
-      files.push(arg);
+    } else if (name === "stdin-filename") {
+      if (value === undefined || value === "") return { kind: "usage-error", message: "--stdin-filename needs a file name" };
+      out.stdinFilename = value;
     }
   }
-  if (files.length !== 1) return { kind: "usage-error", message: files.length === 0 ? "lwir graph needs a FILE" : "lwir graph draws one FILE at a time" };
+  const color = colorOf(parsed.options);
+  if (color !== undefined) out.color = color;
+  const files = parsed.positionals;
+  if (files.length !== 1) return { kind: "usage-error", message: files.length === 0 ? "lwir graph needs a FILE (or - for standard input)" : "lwir graph draws one FILE at a time" };
+  if (out.stdinFilename !== undefined && files[0] !== "-") return { kind: "usage-error", message: "--stdin-filename names standard input: give - as the FILE" };
   return { kind: "graph", file: files[0], ...out };
 }
 

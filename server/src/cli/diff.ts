@@ -1,6 +1,8 @@
 // A unified diff of two texts by lines (`lwir validate --fix-dry-run`), readable by `patch` and `git apply`.
-// Lines are compared with Myers' O((N+M)·D) algorithm after the common head and tail are cut off: a fix
-// changes a few lines of a long file, so D is small and so is the work.
+// Lines are compared by jsdiff (`diff`: Myers' O((N+M)·D) algorithm, so the few lines a fix changes in a
+// long file cost little); the lines are split here because a lone CR ends a line as the editor counts
+// them, and the hunks are written here to keep `diff -u`'s exact form.
+import { diffArrays } from "diff";
 
 export interface DiffOptions {
   /** Unchanged lines shown around each change (default 3, as diff -u). */
@@ -24,58 +26,14 @@ export function splitLines(text: string): string[] {
 
 type Op = { kind: " " | "-" | "+"; line: string };
 
-/** The edit script from `a` to `b`: each line kept, removed or added, in order. */
+/** The edit script from `a` to `b`: each line kept, removed or added, in order (jsdiff's Myers on arrays of lines). */
 export function diffLines(a: readonly string[], b: readonly string[]): Op[] {
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const middle = myers(a.slice(head, a.length - tail), b.slice(head, b.length - tail));
-  return [
-    ...a.slice(0, head).map((line): Op => ({ kind: " ", line })),
-    ...middle,
-    ...a.slice(a.length - tail).map((line): Op => ({ kind: " ", line })),
-  ];
-}
-
-/** Myers' greedy shortest edit script, keeping each round's furthest points to walk back. */
-function myers(a: readonly string[], b: readonly string[]): Op[] {
-  const n = a.length;
-  const m = b.length;
-  const max = n + m;
-  const offset = max + 1;
-  let v = new Int32Array(2 * max + 3);
-  const trace: Int32Array[] = [];
-  let found = -1;
-  for (let d = 0; d <= max && found < 0; d++) {
-    trace.push(v.slice());
-    const next = v.slice();
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) { x++; y++; }
-      next[offset + k] = x;
-      if (x >= n && y >= m) { found = d; break; }
-    }
-    v = next;
-  }
-  // Walk back from (n, m): each round's snapshot says which diagonal the path came from.
   const ops: Op[] = [];
-  let x = n;
-  let y = m;
-  for (let d = found; d > 0; d--) {
-    const prev = trace[d];
-    const k = x - y;
-    const down = k === -d || (k !== d && prev[offset + k - 1] < prev[offset + k + 1]);
-    const prevK = down ? k + 1 : k - 1;
-    const prevX = prev[offset + prevK];
-    const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) ops.push({ kind: " ", line: a[--x] }), y--;
-    if (down) ops.push({ kind: "+", line: b[--y] });
-    else ops.push({ kind: "-", line: a[--x] });
+  for (const change of diffArrays(a as string[], b as string[])) {
+    const kind = change.added ? "+" : change.removed ? "-" : " ";
+    for (const line of change.value) ops.push({ kind, line });
   }
-  while (x > 0 && y > 0) ops.push({ kind: " ", line: a[--x] }), y--;
-  return ops.reverse();
+  return ops;
 }
 
 /**

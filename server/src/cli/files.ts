@@ -1,8 +1,15 @@
 // Finding and reading the files to check. Folder walking and reading use node:fs; the decisions
 // (which names count, which format, how bytes become text) are pure functions.
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
-import { resolve, sep } from "node:path";
+import * as nodeFs from "node:fs";
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
+import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+// Required, not imported: the bundler then takes fdir's CommonJS build (its ES module build needs import.meta.url).
+import fdirModule = require("fdir");
 import { formatOf } from "../document/document";
+import { isConfigFileName } from "../service/config";
+import { declaresLwir } from "../service/workspace";
+import { globBase, GlobSet, isGlob } from "../workspace/glob";
+import { relativeTo, type ConfigLookup } from "./config";
 import type { Failure, Format } from "./report";
 
 const LWIR_NAME = /\.lwir\.(json|ya?ml)$/;
@@ -10,9 +17,9 @@ const LWIR_NAME = /\.lwir\.(json|ya?ml)$/;
 /** Never searched inside (given explicitly, they are): dependencies and VCS data are not the user's workflows. */
 const SKIPPED_FOLDERS = new Set(["node_modules", ".git"]);
 
-/** Names picked up inside folders (a file given explicitly is checked whatever its name). */
+/** Names picked up inside folders (a file given explicitly is checked whatever its name); not the configuration file's. */
 export function isLwirFileName(name: string): boolean {
-  return LWIR_NAME.test(name);
+  return LWIR_NAME.test(name) && !isConfigFileName(name);
 }
 
 /** The format a file name implies (the editor's rule), or undefined when the extension says nothing. */
@@ -73,21 +80,39 @@ export interface Collected {
   /** Files to check, as they will be displayed, in order, without duplicates. */
   files: string[];
   failures: Failure[];
-  /** Folders given on the command line that hold no LWIR file. */
+  /** Folders and patterns given on the command line that hold or match no LWIR file. */
   emptyFolders: string[];
   /** Where "-" (standard input) sits among the files, or -1 when it was not given. */
   stdinIndex: number;
+  /** What was skipped and why (a link loop or a dangling link inside a folder, an ignored file): stderr, not failures. */
+  notices: string[];
 }
 
-/** Expands the command-line paths into files: folders recursively, entries sorted by name. */
-export function collectFiles(paths: readonly string[]): Collected {
+export interface CollectOptions {
+  /** --ignore-pattern: globs relative to the working folder. */
+  ignorePatterns?: readonly string[];
+  /** The configuration files (their `ignore` and `include`); none looked for when absent. */
+  configs?: ConfigLookup;
+  /** The working folder (tests); process.cwd() by default. */
+  cwd?: string;
+}
+
+/** Expands the command-line paths into files: folders recursively and glob patterns, entries sorted by name. */
+export function collectFiles(paths: readonly string[], options: CollectOptions = {}): Collected {
+  const cwd = options.cwd ?? process.cwd();
   const files: string[] = [];
   const failures: Failure[] = [];
   const emptyFolders: string[] = [];
+  const notices: string[] = [];
   let stdinIndex = -1;
   const seen = new Set<string>();
+  const ignored = new GlobSet(options.ignorePatterns ?? []);
+  const configs = options.configs;
+  /** Left out by --ignore-pattern or the `ignore` of the configuration that applies. */
+  const isIgnored = (absolute: string): boolean =>
+    (!ignored.empty && ignored.matches(relativeTo(cwd, absolute))) || (configs?.ignores(absolute) ?? false);
   const add = (file: string): void => {
-    const key = resolve(file);
+    const key = resolve(cwd, file);
     if (seen.has(key)) return;
     seen.add(key);
     files.push(file);
@@ -99,95 +124,146 @@ export function collectFiles(paths: readonly string[]): Collected {
     }
     let isDir: boolean;
     try {
-      const st = statSync(path);
+      const st = statSync(resolve(cwd, path));
       if (!st.isDirectory() && !st.isFile()) {
         failures.push({ path, reason: "not a regular file or folder", kind: "unreadable" });
         continue;
       }
       isDir = st.isDirectory();
     } catch (error) {
-      failures.push({ path, reason: reasonOf(error, path), kind: "unreadable" });
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code === "ENOENT" && isGlob(path)) {
+        // A quoted pattern (`'flows/**/*.lwir.yaml'`): the files it matches, whatever their names, as the shell would expand it.
+        const base = globBase(path);
+        // `*/x.json` matches are shown as `a/x.json`, as the shell shows them, not `./a/x.json`.
+        const found = existsSync(resolve(cwd, base)) ? walk(cwd, base || ".", { isIgnored, take: globTaker(cwd, path) }, failures, notices, base === "") : [];
+        for (const f of found) add(f);
+        if (found.length === 0) emptyFolders.push(path);
+        continue;
+      }
+      failures.push({ path, reason: reasonOf(error, resolve(cwd, path)), kind: "unreadable" });
       continue;
     }
     if (!isDir) {
-      add(path);
+      // A file named on the command line is checked, unless an ignore pattern names it (said once, on stderr).
+      if (isIgnored(resolve(cwd, path))) notices.push(`${path}: ignored (an ignore pattern matches it)`);
+      else add(path);
       continue;
     }
-    const found: string[] = [];
-    walkFolder(path, found, failures);
+    const unreadableBefore = failures.length;
+    const found = walk(cwd, path, { isIgnored, take: (absolute, name) => takesInFolder(absolute, name, configs) }, failures, notices);
     for (const f of found) add(f);
-    if (found.length === 0) emptyFolders.push(path);
+    // A folder that could not be read at all is reported once, as unreadable, not also as empty.
+    const rootUnreadable = failures.slice(unreadableBefore).some((f) => f.path === path);
+    if (found.length === 0 && !rootUnreadable) emptyFolders.push(path);
   }
-  return { files, failures, emptyFolders, stdinIndex };
+  return { files, failures, emptyFolders, stdinIndex, notices };
+}
+
+/** In a folder: LWIR names, and the files the configuration's `include` names that declare an LWIR apiVersion. */
+function takesInFolder(absolute: string, name: string, configs: ConfigLookup | undefined): boolean {
+  if (isConfigFileName(name)) return false;
+  if (isLwirFileName(name)) return true;
+  const config = configs?.forFile(absolute);
+  if (!config || config.include.empty || !config.include.matches(relativeTo(config.folder, absolute))) return false;
+  const format = formatOf(name);
+  if (!format) return false;
+  try {
+    return declaresLwir(readFileSync(absolute, "utf8"), format, INCLUDE_SNIFF_LIMIT);
+  } catch {
+    return true; // the check reports why it cannot be read
+  }
+}
+
+/** How much of a file an `include` pattern names is searched for an LWIR apiVersion (as the workspace scan does). */
+const INCLUDE_SNIFF_LIMIT = 64 * 1024;
+
+function globTaker(cwd: string, pattern: string): (absolute: string) => boolean {
+  const glob = new GlobSet([pattern.split(sep).join("/")]);
+  const absolute = isAbsolute(pattern);
+  return (file) => glob.matches(absolute ? file.split(sep).join("/") : relativeTo(cwd, file));
+}
+
+interface WalkRules {
+  isIgnored(absolute: string): boolean;
+  take(absolute: string, name: string): boolean;
 }
 
 /**
- * Depth-first over one given folder, entries in name order (a subfolder's files come where its name
- * sorts). A link back to a folder being walked is a loop, reported since the tree is broken; a folder
- * reached again through another link is walked once. Iterative, so deep trees cannot exhaust the stack.
+ * All files below one folder that `rules.take`, depth-first in name order (a subfolder's files come
+ * where its name sorts), through fdir. A folder link is followed once: a link back to a folder that
+ * contains it (a loop) and a dangling link with an LWIR name are skipped with a notice, since the rest
+ * of the tree is still checked; a folder that cannot be listed is a failure (what it holds was not checked).
  */
-function walkFolder(root: string, out: string[], failures: Failure[]): void {
-  let rootReal: string;
+function walk(cwd: string, root: string, rules: WalkRules, failures: Failure[], notices: string[], bare = false): string[] {
+  const rootAbsolute = resolve(cwd, root);
+  const display = (absolute: string): string => {
+    const rel = relative(rootAbsolute, absolute);
+    return rel === "" ? root : bare ? rel : joinDisplay(root, rel);
+  };
+  /** Real paths of the folders walked so far, by the path they were reached through (with a trailing separator). */
+  const realOf = new Map<string, string>();
+  const walked = new Set<string>();
   try {
-    rootReal = realpathSync(root);
+    const rootReal = realpathSync.native(rootAbsolute);
+    realOf.set(rootAbsolute + sep, rootReal);
+    walked.add(rootReal);
   } catch (error) {
-    failures.push({ path: root, reason: reasonOf(error, root), kind: "unreadable" });
-    return;
+    failures.push({ path: root, reason: reasonOf(error, rootAbsolute), kind: "unreadable" });
+    return [];
   }
-  type Item = { file: string } | { folder: string; ancestors: ReadonlySet<string> };
-  const visited = new Set<string>([rootReal]);
-  const stack: Item[] = [{ folder: root, ancestors: new Set([rootReal]) }];
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    if ("file" in item) {
-      out.push(item.file);
-      continue;
-    }
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(item.folder, { withFileTypes: true });
-    } catch (error) {
-      failures.push({ path: item.folder, reason: reasonOf(error, item.folder), kind: "unreadable" });
-      continue;
-    }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const children: Item[] = [];
-    for (const entry of entries) {
-      if (SKIPPED_FOLDERS.has(entry.name)) continue;
-      const path = joinDisplay(item.folder, entry.name);
-      let isDir = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
-        try {
-          const st = statSync(path);
-          isDir = st.isDirectory();
-          isFile = st.isFile();
-        } catch (error) {
-          // A broken link only matters when it names a file that would have been checked.
-          if (isLwirFileName(entry.name)) failures.push({ path, reason: reasonOf(error, path), kind: "unreadable" });
-          continue;
+  const reportedFolders = new Set<string>();
+  const fs = {
+    ...nodeFs,
+    // Sorted, so the (synchronous, depth-first) walk goes in name order; a folder that cannot be listed is reported once.
+    readdirSync: ((folder: string, options: { withFileTypes: true }) => {
+      try {
+        return (nodeFs.readdirSync(folder, options) as Dirent[]).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      } catch (error) {
+        const key = folder.endsWith(sep) ? folder.slice(0, -1) : folder;
+        if (!reportedFolders.has(key)) {
+          reportedFolders.add(key);
+          failures.push({ path: display(key), reason: reasonOf(error, key), kind: "unreadable" });
         }
+        throw error;
       }
-      if (isDir) {
-        let real: string;
-        try {
-          real = realpathSync(path);
-        } catch (error) {
-          failures.push({ path, reason: reasonOf(error, path), kind: "unreadable" });
-          continue;
-        }
-        if (item.ancestors.has(real)) {
-          failures.push({ path, reason: "symbolic link loop (it leads back to a folder that contains it)", kind: "unreadable" });
-          continue;
-        }
-        if (visited.has(real)) continue;
-        visited.add(real);
-        children.push({ folder: path, ancestors: new Set([...item.ancestors, real]) });
-      } else if (isLwirFileName(entry.name)) {
-        if (isFile) children.push({ file: path });
-        else failures.push({ path, reason: "not a regular file", kind: "unreadable" });
+    }) as typeof nodeFs.readdirSync,
+    // fdir resolves each link here: a dangling link or a link to itself fails; one with an LWIR name is said so.
+    realpathSync: ((link: string) => {
+      try {
+        return nodeFs.realpathSync(link);
+      } catch (error) {
+        const name = basename(link);
+        if (isLwirFileName(name) && !isConfigFileName(name)) notices.push(`${display(link)}: skipped, ${reasonOf(error, link)}`);
+        throw error;
       }
-    }
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
-  }
+    }) as typeof nodeFs.realpathSync,
+  } as fdirModule.FSLike;
+  const found = new fdirModule.fdir({ fs })
+    .withSymlinks({ resolvePaths: false })
+    .withFullPaths()
+    .exclude((name, folderPath) => {
+      if (SKIPPED_FOLDERS.has(name)) return true;
+      const folder = folderPath.endsWith(sep) ? folderPath.slice(0, -1) : folderPath;
+      if (rules.isIgnored(folder)) return true;
+      let real: string;
+      try {
+        real = realpathSync.native(folder);
+      } catch {
+        return true; // gone meanwhile
+      }
+      const parentReal = realOf.get(dirname(folder) + sep) ?? dirname(real);
+      if (parentReal === real || parentReal.startsWith(real + sep)) {
+        notices.push(`${display(folder)}: skipped, symbolic link loop (it leads back to a folder that contains it)`);
+        return true;
+      }
+      if (walked.has(real)) return true; // reached before through another link: walked once
+      walked.add(real);
+      realOf.set(folder + sep, real);
+      return false;
+    })
+    .filter((path) => !rules.isIgnored(path) && rules.take(path, basename(path)))
+    .crawl(rootAbsolute)
+    .sync();
+  return found.map(display);
 }

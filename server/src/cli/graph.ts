@@ -18,20 +18,33 @@ export interface GraphRun {
   stderr: string;
 }
 
-/** Everything but the writing to the terminal, so tests can call it. */
-export function runGraph(options: GraphOptions, color = false): GraphRun {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(options.file);
-  } catch (error) {
-    return { code: 2, stdout: "", stderr: `lwir: ${failureLine({ path: options.file, reason: reasonOf(error, options.file), kind: "unreadable" })}\n` };
+/**
+ * Everything but the writing to the terminal, so tests can call it. FILE "-" draws `stdin` (its bytes, or
+ * why they could not be read), shown as --stdin-filename or "<stdin>", its format from that name or the text.
+ */
+export function runGraph(options: GraphOptions, color = false, stdin?: Uint8Array | { reason: string }): GraphRun {
+  const fromStdin = options.file === "-";
+  const name = fromStdin ? options.stdinFilename ?? "<stdin>" : options.file;
+  const formatName = fromStdin ? options.stdinFilename ?? "" : options.file;
+  let bytes: Uint8Array;
+  if (fromStdin) {
+    if (stdin === undefined || !(stdin instanceof Uint8Array)) {
+      return { code: 2, stdout: "", stderr: `lwir: ${failureLine({ path: name, reason: stdin?.reason ?? "standard input: nothing read", kind: "unreadable" })}\n` };
+    }
+    bytes = stdin;
+  } else {
+    try {
+      bytes = readFileSync(options.file);
+    } catch (error) {
+      return { code: 2, stdout: "", stderr: `lwir: ${failureLine({ path: options.file, reason: reasonOf(error, options.file), kind: "unreadable" })}\n` };
+    }
   }
-  // A file the user names: read whatever its bytes, as the runtime does.
-  const { text, invalidUtf8, format } = readDecoded(decodeUtf8(bytes), options.file);
+  // A file the user names (or stdin): read whatever its bytes, as the runtime does.
+  const { text, invalidUtf8, format } = readDecoded(decodeUtf8(bytes), formatName);
   const analysis = analyzeText(text, format, invalidUtf8);
   if (analysis.document.parseErrors.length > 0 || analysis.document.tooDeep) {
     // Nothing to draw: the parse errors as `lwir validate` prints them.
-    const report = checkBytes(options.file, bytes);
+    const report = checkBytes(name, bytes, {}, formatName);
     const message = isFailure(report) ? `lwir: ${failureLine(report)}\n` : formatText([report], { color });
     return { code: isFailure(report) ? 2 : 1, stdout: "", stderr: message };
   }
@@ -41,7 +54,7 @@ export function runGraph(options: GraphOptions, color = false): GraphRun {
   const rendered = kind === "json" ? toJson(graph) : kind === "dot" ? toDot(graph) : kind === "svg" ? toSvg(graph) : toMermaid(graph);
   const problems = analysis.findings.length;
   const stderr = problems > 0
-    ? `lwir: ${options.file}: ${problems} ${problems === 1 ? "finding" : "findings"}; drawn as far as it goes (lwir validate ${options.file} lists them)\n`
+    ? `lwir: ${name}: ${problems} ${problems === 1 ? "finding" : "findings"}; drawn as far as it goes (lwir validate ${fromStdin ? "-" : options.file} lists them)\n`
     : "";
   const code = problems > 0 ? 1 : 0;
   if (options.output !== undefined) {

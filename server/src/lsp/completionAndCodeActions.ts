@@ -19,6 +19,7 @@ import { LazyTextDocument } from "../lazyTextDocument";
 import type { ClientSupport } from "./clientSupport";
 import { isRange, isRecord, needsPosition } from "./requestGuards";
 import type { ServerParts } from "./serverParts";
+import { configCompletion } from "../service/configCompletion";
 
 export const COMPLETION_TRIGGER_CHARACTERS = [".", "{", '"', " ", "[", "'", ":", "-"];
 
@@ -28,6 +29,8 @@ export function registerCompletionAndCodeActions({ connection, documents, worksp
 
   connection.onRequest(CompletionRequest.type, session.documentRequest("completion", (params: CompletionParams) => {
     const uri = params.textDocument.uri;
+    // .lwir.yaml, the configuration file: its keys, rule codes and levels (.lwir.json has VS Code's JSON schema support).
+    if (uri.endsWith("/.lwir.yaml")) return configCompletion(documents.get(uri)?.getText() ?? "", params.position);
     const state = workspace.getState(uri);
     if (state?.kind !== "lwir") return null; // not LWIR (or too large): leave the answer to other extensions
     const wire = client().completionWire;

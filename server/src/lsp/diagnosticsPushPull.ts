@@ -13,6 +13,7 @@ import {
 import { applyRuleLevels, internalErrorDiagnostic, toDiagnostics, tooLargeDiagnostic } from "../service/diagnostics";
 import { withRuleLinks } from "../service/ruleDocs";
 import type { ClientSupport } from "./clientSupport";
+import { ConfigFiles } from "./configFiles";
 import { cancelled } from "./requestGuards";
 import type { ServerParts } from "./serverParts";
 import { ValidationScheduler } from "./validationScheduler";
@@ -25,6 +26,8 @@ export interface DiagnosticsParts extends ServerParts {
   requestsOutstanding: () => boolean;
   /** The last report of a file that is not open, from the workspace scan (workspaceScan.ts). */
   diskReport?: (uri: string) => { resultId: string; items: Diagnostic[] } | undefined;
+  /** The configuration files: rule levels over the settings, ignored files, and their own problems. */
+  configs?: ConfigFiles;
 }
 
 export class DiagnosticsPushPull {
@@ -35,6 +38,10 @@ export class DiagnosticsPushPull {
   private readonly lastChange = new Map<string, number>();
   /** How many times each document has been opened: versions restart when it is reopened. */
   private readonly openCount = new Map<string, number>();
+  /** Documents whose publish waits for their configuration file to be looked up. */
+  private readonly awaitingConfig = new Set<string>();
+  /** Bumped when a configuration file changes, so pull result ids from before no longer match. */
+  private configGeneration = 0;
   /** Opened and not validated yet: validated at once, since nothing is being typed yet (the delay is for edits). */
   private readonly justOpened = new Set<string>();
 
@@ -62,8 +69,9 @@ export class DiagnosticsPushPull {
     connection.onRequest(DocumentDiagnosticRequest.type, session.documentRequest("textDocument/diagnostic", (params, token) => this.pull(params.textDocument.uri, params.previousResultId, token)));
   }
 
-  /** After a change of settings: push mode revalidates every document, pull mode asks the client to pull again. */
+  /** After a change of settings or configuration files: push mode revalidates every document, pull mode asks the client to pull again. */
   revalidateAll(): void {
+    this.configGeneration++;
     const { connection, documents, session } = this.parts;
     const client = this.parts.client();
     if (client.pullDiagnostics) {
@@ -84,10 +92,23 @@ export class DiagnosticsPushPull {
     else this.lastChange.set(uri, Date.now());
     if (this.parts.client().pullDiagnostics) return;
     this.scheduler.schedule(uri, opened ? 0 : this.parts.settings.current.validation.delay, () => {
-      try {
-        this.publish(uri);
-      } catch (error) {
-        this.parts.session.logError(`validating ${uri}`, error);
+      const publish = () => {
+        try {
+          this.publish(uri);
+        } catch (error) {
+          this.parts.session.logError(`validating ${uri}`, error);
+        }
+      };
+      // The document's configuration file is looked up once per folder; after that this is synchronous.
+      const configs = this.parts.configs;
+      if (!configs || configs.known(uri)) publish();
+      else if (!this.awaitingConfig.has(uri)) {
+        // One wait per document: the publish after it takes the document's version of that moment.
+        this.awaitingConfig.add(uri);
+        void configs.forUri(uri).then(() => {
+          this.awaitingConfig.delete(uri);
+          publish();
+        });
       }
     });
   }
@@ -110,16 +131,23 @@ export class DiagnosticsPushPull {
   }
 
   private analyse(uri: string): Diagnostic[] {
-    const { workspace, session } = this.parts;
+    const { workspace, session, configs } = this.parts;
     const settings = this.parts.settings.current;
     if (!settings.validation.enable) return [];
+    if (configs && ConfigFiles.isConfigUri(uri)) {
+      const text = this.parts.documents.get(uri)?.getText();
+      return text === undefined ? [] : configs.diagnosticsOf(uri, text);
+    }
     const state = workspace.getState(uri);
     if (!state || state.kind === "ignored") return [];
-    if (state.kind === "tooLarge") return applyRuleLevels([tooLargeDiagnostic(state.size, state.limit)], settings.lint.rules);
+    // Left out by its configuration file's `ignore`: nothing to say, as for the CLI.
+    if (configs?.ignores(uri)) return [];
+    const rules = configs ? configs.rulesFor(uri) : settings.lint.rules;
+    if (state.kind === "tooLarge") return applyRuleLevels([tooLargeDiagnostic(state.size, state.limit)], rules);
     const started = Date.now();
     let diagnostics: Diagnostic[];
     try {
-      diagnostics = applyRuleLevels(toDiagnostics(workspace.getAnalysis(uri)!, { uri, relatedInformation: this.parts.client().relatedInformation }), settings.lint.rules);
+      diagnostics = applyRuleLevels(toDiagnostics(workspace.getAnalysis(uri)!, { uri, relatedInformation: this.parts.client().relatedInformation }), rules);
     } catch (error) {
       // A bug in a rule must not leave the user with silently stale squiggles: say so, once.
       session.logError(`analysing ${uri}`, error);
@@ -143,7 +171,7 @@ export class DiagnosticsPushPull {
     if (last && last.version > version) return;
     // Documents we do not handle are left alone, unless they still show diagnostics of ours.
     const state = workspace.getState(uri);
-    const ours = this.parts.settings.current.validation.enable && state !== undefined && state.kind !== "ignored";
+    const ours = this.parts.settings.current.validation.enable && ((state !== undefined && state.kind !== "ignored") || (this.parts.configs !== undefined && ConfigFiles.isConfigUri(uri)));
     if (!ours && (!last || last.count === 0)) return;
     this.published.set(uri, { version, count: diagnostics.length });
     connection.sendDiagnostics({ uri, version, diagnostics });
@@ -152,6 +180,7 @@ export class DiagnosticsPushPull {
   /** Pull mode: the report for a document, once it has been quiet for `lwir.validation.delay`. */
   private async pull(uri: string, previousResultId: string | undefined, token: CancellationToken): Promise<DocumentDiagnosticReport> {
     await this.quietPeriod(uri, token);
+    await this.parts.configs?.forUri(uri);
     if (token.isCancellationRequested) throw cancelled();
     const document = this.parts.documents.get(uri);
     if (!document) {
@@ -160,7 +189,7 @@ export class DiagnosticsPushPull {
       if (disk && previousResultId === disk.resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId: disk.resultId };
       return disk ? { kind: DocumentDiagnosticReportKind.Full, resultId: disk.resultId, items: disk.items } : { kind: DocumentDiagnosticReportKind.Full, items: [] };
     }
-    const resultId = `${this.openCount.get(uri) ?? 0}.${document.version}.${this.parts.settings.generation}`;
+    const resultId = `${this.openCount.get(uri) ?? 0}.${document.version}.${this.parts.settings.generation}.${this.configGeneration}`;
     if (previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
     return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.diagnosticsOf(uri) };
   }

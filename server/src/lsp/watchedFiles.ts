@@ -10,14 +10,17 @@ import {
   type Disposable,
   type FileSystemWatcher,
 } from "vscode-languageserver";
+import { CONFIG_FILE_GLOB } from "../service/config";
 import { LWIR_FILE_GLOB } from "../workspace/files";
+import { ConfigFiles } from "./configFiles";
 import type { ServerParts } from "./serverParts";
 import type { WorkspaceScan } from "./workspaceScan";
 
-/** The watchers for these settings: LWIR files by name, the include globs, and deletions of anything (a deleted folder). */
+/** The watchers for these settings: LWIR files by name, configuration files, the include globs, and deletions of anything (a deleted folder). */
 export function watchersFor(include: readonly string[]): FileSystemWatcher[] {
   return [
     { globPattern: LWIR_FILE_GLOB },
+    { globPattern: CONFIG_FILE_GLOB },
     ...include.map((glob): FileSystemWatcher => ({ globPattern: glob.startsWith("**/") ? glob : `**/${glob.replace(/^\.?\/+/, "")}` })),
     { globPattern: "**/*", kind: WatchKind.Delete },
   ];
@@ -26,14 +29,25 @@ export function watchersFor(include: readonly string[]): FileSystemWatcher[] {
 export class WatchedFiles {
   private registration: Promise<Disposable> | undefined;
   private registeredFor = "";
+  private readonly configListeners: Array<() => void> = [];
 
   constructor(private readonly parts: ServerParts, private readonly scan: WorkspaceScan) {}
+
+  /** Called when a configuration file (.lwir.yaml / .lwir.json) is created, changed or deleted. */
+  onConfigChange(listener: () => void): void {
+    this.configListeners.push(listener);
+  }
 
   listen(): void {
     const { connection, session } = this.parts;
     connection.onDidChangeWatchedFiles(session.notification("didChangeWatchedFiles", (params) => {
-      for (const change of Array.isArray(params?.changes) ? params.changes : []) {
-        if (typeof change?.uri !== "string") continue;
+      const changes = Array.isArray(params?.changes) ? params.changes : [];
+      // Once per batch (a checkout may touch several), before the files themselves are checked again.
+      if (changes.some((change) => typeof change?.uri === "string" && ConfigFiles.isConfigUri(change.uri))) {
+        for (const listener of this.configListeners) listener();
+      }
+      for (const change of changes) {
+        if (typeof change?.uri !== "string" || ConfigFiles.isConfigUri(change.uri)) continue;
         if (change.type === FileChangeType.Deleted) this.scan.fileDeleted(change.uri);
         else if (change.type === FileChangeType.Created || change.type === FileChangeType.Changed) this.scan.fileChanged(change.uri);
       }

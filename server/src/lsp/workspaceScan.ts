@@ -30,6 +30,7 @@ import { withRuleLinks } from "../service/ruleDocs";
 import { classifyDocument, fileNameOf } from "../service/workspace";
 import { FileFilter, formatCount, isAtOrBelow, relativePathIn, type FileContent, type WorkspaceFileSource } from "../workspace/files";
 import { cancelled } from "./requestGuards";
+import type { ConfigFiles } from "./configFiles";
 import type { ServerParts } from "./serverParts";
 
 export interface WorkspaceScanParts extends ServerParts {
@@ -37,6 +38,8 @@ export interface WorkspaceScanParts extends ServerParts {
   requestsOutstanding: () => boolean;
   /** Where files are found and read, first match by folder (NodeFileSource for `file:`, the client's for the rest). */
   fileSources: WorkspaceFileSource[];
+  /** The configuration files: rule levels over the settings and ignored files. */
+  configs?: ConfigFiles;
 }
 
 /** What was last reported for a file that is not open. */
@@ -229,7 +232,12 @@ export class WorkspaceScan {
     for (const folder of this.folders) {
       const source = this.sourceFor(folder);
       if (!source || found.length > limit) continue;
-      found.push(...await source.list(folder, filter, limit + 1 - found.length, superseded));
+      // The `include` of a configuration file at the folder's root lists more files (docs/configuration.md).
+      const config = await this.parts.configs?.forUri(`${folder.replace(/\/$/, "")}/.lwir.yaml`);
+      const folderFilter = config && config.folderUri === folder.replace(/\/$/, "") && config.config.include.length > 0
+        ? this.filterWith(config.config.include)
+        : filter;
+      found.push(...await source.list(folder, folderFilter, limit + 1 - found.length, superseded));
     }
     if (superseded()) {
       progress.done();
@@ -348,6 +356,12 @@ export class WorkspaceScan {
       this.remove(uri);
       return;
     }
+    const config = await this.parts.configs?.forUri(uri);
+    if ((this.stamps.get(uri) ?? 0) !== stamp || generation !== this.generation || !this.on || this.parts.documents.get(uri)) return;
+    if (this.parts.configs?.ignores(uri, config)) {
+      this.remove(uri);
+      return;
+    }
     const diagnostics = this.diagnose(uri, content);
     if (diagnostics === undefined) this.remove(uri);
     else this.store(uri, diagnostics);
@@ -382,7 +396,7 @@ export class WorkspaceScan {
     } else {
       return undefined;
     }
-    diagnostics = applyRuleLevels(diagnostics, settings.lint.rules);
+    diagnostics = applyRuleLevels(diagnostics, this.parts.configs ? this.parts.configs.rulesFor(uri) : settings.lint.rules);
     return client.codeDescription ? withRuleLinks(diagnostics) : diagnostics;
   }
 
@@ -564,6 +578,12 @@ export class WorkspaceScan {
     const filter = new FileFilter({ include: files.include, exclude: files.exclude, editorExclude });
     this.cachedFilter = { files, editorExclude, filter };
     return filter;
+  }
+
+  /** The filter with more include globs (a configuration file's). */
+  private filterWith(include: readonly string[]): FileFilter {
+    const { files } = this.parts.settings.current;
+    return new FileFilter({ include: [...files.include, ...include], exclude: files.exclude, editorExclude: this.parts.settings.editorExclude });
   }
 
   /** Is this file one the scan checks: inside a folder, by name or include glob, not excluded? */

@@ -4,6 +4,7 @@
 import type { Format } from "../document/types";
 import { analyzeText, type Analysis } from "./analysis";
 import { DEFAULT_SETTINGS, type LwirSettings } from "./settings";
+import { isConfigFileName } from "./config";
 
 /** The slice of a `TextDocument` this module reads (vscode-languageserver-textdocument fits it). */
 export interface TextDocumentLike {
@@ -148,6 +149,8 @@ export function classifyDocument(document: TextDocumentLike, maxFileSize: number
   const length = typeof known === "number" ? known : (text as string).length;
   // Our own read-only views (the canonical JSON of a workflow) are not documents to analyse.
   if (document.uri.startsWith("lwir-canonical:")) return { kind: "ignored" };
+  // The configuration file (.lwir.yaml) is not a workflow: lsp/configFiles.ts checks it.
+  if (isConfigFileName(name)) return { kind: "ignored" };
   const named = LWIR_FILE_NAME.exec(name);
   const format: Format | undefined = named
     ? (named[1].toLowerCase() === "json" ? "json" : "yaml")

@@ -2,6 +2,7 @@
 // reads them from. Pure: the Node file source (nodeFileSource.ts) and the client's (lsp/clientFileSource.ts)
 // implement WorkspaceFileSource; the decisions are here.
 import type { FileContent } from "../protocol";
+import { isConfigFileName } from "../service/config";
 import { GlobSet } from "./glob";
 
 /** Picked up by name, as the CLI does in folders. */
@@ -54,7 +55,7 @@ export class FileFilter {
   /** Is the file at this relative path looked at (its folders not considered: see `takesPath`)? */
   takesFile(relativePath: string): boolean {
     const name = relativePath.slice(relativePath.lastIndexOf("/") + 1);
-    if (EDITOR_LOCK_FILE.test(name)) return false;
+    if (EDITOR_LOCK_FILE.test(name) || isConfigFileName(name)) return false;
     if (!LWIR_FILE_NAME.test(name) && !this.include.matches(relativePath)) return false;
     return !this.exclude.matches(relativePath);
   }
