@@ -103,11 +103,12 @@ export class DiagnosticsPushPull {
       const configs = this.parts.configs;
       if (!configs || configs.known(uri)) publish();
       else if (!this.awaitingConfig.has(uri)) {
-        // One wait per document: the publish after it takes the document's version of that moment.
+        // One wait per document: the publish after it takes the document's version of that moment, unless
+        // an edit made meanwhile has its own validation pending (then that one publishes, once).
         this.awaitingConfig.add(uri);
         void configs.forUri(uri).then(() => {
           this.awaitingConfig.delete(uri);
-          publish();
+          if (!this.scheduler.has(uri)) publish();
         });
       }
     });

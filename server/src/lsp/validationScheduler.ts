@@ -44,6 +44,11 @@ export class ValidationScheduler {
     }
   }
 
+  /** Is a validation of `uri` pending (it will publish whatever the document is then)? */
+  has(uri: string): boolean {
+    return this.pending.has(uri);
+  }
+
   cancel(uri: string): void {
     this.pending.get(uri)?.();
     this.pending.delete(uri);
