@@ -145,8 +145,11 @@ describe("workspace scan, pushed diagnostics", () => {
     // Not UTF-8 is not binary: valid for the runtime (it reads caf\ufffd), a warning at the byte.
     const latin1 = lastPushed(client, uri("latin1.lwir.yaml"))!;
     assert.deepEqual(latin1.map((d) => [d.code, d.severity, d.range.start.line, d.range.start.character]), [["lwir.invalid_utf8", 2, 3, 11]]);
-    // The first BOM dropped (as the editor and the runtime's yaml do), the second read into the first key.
-    assert.deepEqual(lastPushed(client, uri("two-boms.lwir.yaml"))!.map((d) => [d.code, (d.data as { path: string }).path]), [["schema.invalid", "$.apiVersion"]]);
+    // The first BOM dropped (as the editor and the runtime's yaml do), the second read into the first key,
+    // which our unknown-key notice names (the BOM made visible in words) beside the runtime's finding.
+    const twoBoms = lastPushed(client, uri("two-boms.lwir.yaml"))!;
+    assert.deepEqual(twoBoms.map((d) => [d.code, (d.data as { path: string }).path]), [["schema.invalid", "$.apiVersion"], ["lwir.unknown_key", "$.\ufeffapiVersion"]]);
+    assert.match(twoBoms[1].message, /invisible byte-order mark \(U\+FEFF\)/);
     const reasons: Record<string, RegExp> = {
       "binary.lwir.json": /binary file/,
       "fifo.lwir.json": /not a regular file/,

@@ -334,7 +334,7 @@ describe("a leading byte-order mark (issue #13)", () => {
   });
   test("JSON: other syntax errors after the BOM are still reported, at their own places", () => {
     const { diagnostics } = diagnose('\ufeff{"a": 1,}');
-    assert.deepEqual(diagnostics.map((d) => [d.message, d.range.start.character]), [[JSON_BOM_MESSAGE, 0], ["Trailing comma: not allowed in JSON", 8]]);
+    assert.deepEqual(diagnostics.map((d) => [d.message, d.range.start.character]), [[JSON_BOM_MESSAGE, 0], ["Trailing comma: not allowed in JSON.", 8]]);
   });
   test("JSON: a BOM later in the text is not a byte-order mark (it is just an invalid character)", () => {
     const { diagnostics } = diagnose(" \ufeff{}");

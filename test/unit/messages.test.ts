@@ -5,6 +5,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Diagnostic, Hover, MarkupContent } from "vscode-languageserver-types";
 import { OWN_RULES, RULES } from "../../server/src/lwir/codes";
 import { analyzeText, type Analysis } from "../../server/src/service/analysis";
@@ -114,6 +115,23 @@ function collect(): { samples: Sample[]; codes: Set<string>; reports: FileReport
   for (const diag of [emptyDocumentDiagnostic(), tooLargeDiagnostic(9_000_000, 8_388_608), internalErrorDiagnostic(new Error("x is not a function")), unreadableDiagnostic("not UTF-8")]) {
     codes.add(String(diag.code));
     samples.push({ where: "built", kind: "message", code: String(diag.code), text: textOf(diag.message) });
+  }
+  // bytes the runtime reads (no rule page can hold them): one and two NULs in the text, and bytes that are not
+  // UTF-8, through the CLI, which reads bytes
+  const valid = readFileSync(join(REALWORLD, "template-cli-setup-starter-echo.lwir.yaml"), "utf8");
+  for (const bad of ["# a\u0000b\n", "# a\u0000\u0000b\n"]) {
+    for (const diag of toDiagnostics(analyzeText(bad + valid, "yaml")).filter((x) => x.code === "lwir.nul_byte")) {
+      codes.add(String(diag.code));
+      samples.push({ where: "NUL", kind: "message", code: String(diag.code), text: textOf(diag.message) });
+    }
+  }
+  for (const bad of [[0xe9], [0xe9, 0xe8]]) {
+    const report = checkBytes("latin1.lwir.yaml", new Uint8Array([0x23, 0x20, ...bad, 0x0a, ...new TextEncoder().encode(valid)]));
+    assert.ok(!isFailure(report), "latin1");
+    for (const f of report.notices ?? []) {
+      codes.add(String(f.code));
+      samples.push({ where: "not UTF-8 (CLI)", kind: "message", code: String(f.code), text: f.message });
+    }
   }
   const large = tooLargeInfo(URI);
   samples.push({ where: "too large", kind: "message", text: whyNot(large) }, { where: "not LWIR", kind: "message", text: whyNot(null) });

@@ -114,8 +114,13 @@ function compareSegments(a: readonly PathSegment[], b: readonly PathSegment[]): 
 /** The notice's message. */
 export function unknownKeyMessage(u: UnknownKey): string {
   const where = u.segments.length === 1 ? "at the top level" : "here";
-  return `The runtime ignores the key "${u.key}" ${where}: it is not one of the keys it reads, so this value has no effect. ` +
-    `Did you mean ${u.suggestions.map((s) => `"${s}"`).join(" or ")}?`;
+  const didYouMean = `Did you mean ${u.suggestions.map((s) => `"${s}"`).join(" or ")}?`;
+  // A second byte-order mark at the start of a YAML file lands in the first key, where no one can see it.
+  if (u.key.includes("\ufeff")) {
+    return `The runtime ignores the key "${u.key.replace(/\ufeff/g, "")}" ${where}: it holds an invisible byte-order mark (U+FEFF), ` +
+      `so it is not one of the keys the runtime reads. ${didYouMean}`;
+  }
+  return `The runtime ignores the key "${u.key}" ${where}: it is not one of the keys it reads, so this value has no effect. ${didYouMean}`;
 }
 
 // ---- the notice and its quick fix -----------------------------------------------------------------
