@@ -149,7 +149,7 @@ describe("workspace scan, pushed diagnostics", () => {
     // which our unknown-key notice names (the BOM made visible in words) beside the runtime's finding.
     const twoBoms = lastPushed(client, uri("two-boms.lwir.yaml"))!;
     assert.deepEqual(twoBoms.map((d) => [d.code, (d.data as { path: string }).path]), [["schema.invalid", "$.apiVersion"], ["lwir.unknown_key", "$.\ufeffapiVersion"]]);
-    assert.match(twoBoms[1].message, /invisible byte-order mark \(U\+FEFF\)/);
+    assert.match(String(twoBoms[1].message), /invisible byte-order mark \(U\+FEFF\)/);
     const reasons: Record<string, RegExp> = {
       "binary.lwir.json": /binary file/,
       "fifo.lwir.json": /not a regular file/,
