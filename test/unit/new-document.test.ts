@@ -29,6 +29,17 @@ function findings(a: Analysis): string[] {
   return a.findings.map((f) => `${f.code} ${f.path}`);
 }
 
+test("JSON: `{` typed (a trigger character) offers nothing, so Enter breaks the line; asked for, New workflow comes first", () => {
+  const text = "{}";
+  const analysis = analyzeText(text, "json");
+  const at = analysis.document.positionAt(1);
+  assert.deepEqual(provideCompletion(analysis, undefined, at, { typed: true }).items.map((i) => i.label), []);
+  assert.equal(provideCompletion(analysis, undefined, at).items[0]?.label, "New workflow");
+  // YAML's trigger characters are not followed by Enter: it is offered there as typed
+  const yaml = analyzeText("---\n", "yaml");
+  assert.equal(provideCompletion(yaml, undefined, yaml.document.positionAt(4), { typed: true }).items[0]?.label, "New workflow");
+});
+
 /** Completion at the `|` of `marked`; `lastGood`: the text whose analysis stands in while the current one does not parse. */
 function complete(marked: string, format: Format, lastGood?: string): { text: string; items: CompletionItem[]; item(label: string): CompletionItem } {
   const offset = marked.indexOf("|");

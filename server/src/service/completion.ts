@@ -243,7 +243,8 @@ function complete(
   others?: OtherDocuments,
 ): CompletionList {
   const position = positionInside(text, requested, offset);
-  const fresh = newWorkflowItem(text, format, position, offset);
+  // Not on a JSON trigger character: after `{` the next key is Enter, which must break the line (Ctrl+Space offers it).
+  const fresh = trigger.typed === true && format === "json" ? undefined : newWorkflowItem(text, format, position, offset);
   const cursor = cursorAt(text, format, offset, near ? near.sync : analysis ? syncPoint(analysis.document, text, offset) : undefined);
   if (!cursor) return fresh ? withLineBreaks(text, { isIncomplete: false, items: [fresh] }) : EMPTY;
   const source = cursor.token && isOpenString(cursor.token) && !parsedAs(analysis, text) ? closedStringAnalysis(text, format, cursor.token) ?? analysis : analysis;
