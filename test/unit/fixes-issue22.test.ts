@@ -9,7 +9,7 @@ import { stringify as toYaml } from "yaml";
 import type { CodeAction, Diagnostic, TextEdit } from "vscode-languageserver-types";
 import { analyzeText, type Analysis } from "../../server/src/service/analysis";
 import { toDiagnostics } from "../../server/src/service/diagnostics";
-import { provideCodeActions } from "../../server/src/service/codeActions";
+import { provideCodeActions, snippetRelativeToLine } from "../../server/src/service/codeActions";
 import { autofixText } from "../../server/src/service/autofix";
 import { FIX_ALL_IN_FILE_TITLE } from "../../server/src/service/fixAllInFile";
 import { guessInputType } from "../../server/src/service/declareInputFix";
@@ -356,4 +356,13 @@ describe("Fix all in file (source.fixAll.lwir)", () => {
     const analysis = analyzeText(render(baseWorkflow(), "json"), "json");
     assert.deepEqual(provideCodeActions(analysis, { textDocument: { uri: URI }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, context: { diagnostics: [], only: [FIX_ALL_KIND] } }), []);
   });
+});
+
+test("a snippet edit's lines after the first drop the indentation of the line it goes in (VS Code adds it again)", () => {
+  const text = "steps:\n  - id: classify\n    output:\n      mode: choice\n";
+  const at = text.indexOf("choice") + "choice".length;
+  assert.equal(snippetRelativeToLine(text, at, "\n      values: [${1:value}]"), "\nvalues: [${1:value}]");
+  // a line less indented than the insertion line keeps what it has; no indentation, nothing to drop
+  assert.equal(snippetRelativeToLine(text, at, "\n  x\n      y"), "\n  x\ny");
+  assert.equal(snippetRelativeToLine("a: 1\n", 4, "\n  b"), "\n  b");
 });

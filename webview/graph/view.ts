@@ -31,7 +31,7 @@ export const GRAPH_STYLE = [
   ".lwir-graph { --lwir-fg: var(--vscode-editor-foreground, var(--vscode-foreground, #1f1f1f)); --lwir-bg: var(--vscode-editor-background, #ffffff);" +
     " --lwir-box: var(--vscode-editorWidget-background, #f3f3f3); --lwir-sub: color-mix(in srgb, var(--lwir-fg) 82%, var(--lwir-box));" +
     " --lwir-muted: color-mix(in srgb, var(--lwir-fg) 75%, var(--lwir-bg)); --lwir-route: color-mix(in srgb, var(--vscode-textLink-foreground, #005fb8) 80%, var(--lwir-fg));" +
-    " --lwir-loop: color-mix(in srgb, var(--vscode-charts-orange, #d18616) 65%, var(--lwir-fg)); --lwir-error: color-mix(in srgb, var(--vscode-errorForeground, #e51400) 70%, var(--lwir-fg));" +
+    " --lwir-loop: color-mix(in srgb, var(--vscode-charts-orange, #d18616) 45%, var(--lwir-fg)); --lwir-error: color-mix(in srgb, var(--vscode-errorForeground, #e51400) 70%, var(--lwir-fg));" +
     " --lwir-parallel: color-mix(in srgb, var(--vscode-charts-purple, #a04fc8) 70%, var(--lwir-fg)); --lwir-focus: color-mix(in srgb, var(--vscode-focusBorder, #0078d4) 80%, var(--lwir-fg));" +
     " --lwir-match: color-mix(in srgb, var(--vscode-charts-yellow, #b89500) 55%, var(--lwir-fg)); }",
   ".lwir-graph { font: 12px var(--vscode-editor-font-family, ui-monospace, Menlo, Consolas, monospace); }",

@@ -213,16 +213,31 @@ export function provideCodeActions(analysis: Analysis, params: CodeActionRequest
 /** The edits of a fix for the document: snippet edits (a TextDocumentEdit) where the fix has them and the client takes them. */
 function workspaceEdit(analysis: Analysis, uri: string, edits: readonly FixEdit[], snippets: boolean): WorkspaceEdit {
   if (snippets && edits.some((e) => e.snippet !== undefined)) {
+    const text = analysis.document.text;
     return {
       documentChanges: [{
         textDocument: { uri, version: null },
         edits: edits.map((e) => (e.snippet !== undefined
-          ? { range: analysis.document.rangeAt(e.start, e.end), snippet: { kind: "snippet", value: e.snippet } } as unknown as TextEdit
+          ? { range: analysis.document.rangeAt(e.start, e.end), snippet: { kind: "snippet", value: snippetRelativeToLine(text, e.start, e.snippet) } } as unknown as TextEdit
           : textEdit(analysis, e))),
       }],
     };
   }
   return { changes: { [uri]: edits.map((e) => textEdit(analysis, e)) } };
+}
+
+/**
+ * A snippet's lines after the first, without the indentation of the line it is inserted in: VS Code adds
+ * that indentation to each of them when it inserts a snippet (as it does for typed snippets), so a snippet
+ * written with the document's own indentation would land indented twice.
+ */
+export function snippetRelativeToLine(text: string, at: number, snippet: string): string {
+  const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+  let end = lineStart;
+  while (text[end] === " " || text[end] === "\t") end++;
+  const indent = text.slice(lineStart, Math.min(end, at));
+  if (indent === "") return snippet;
+  return snippet.split("\n").map((line, i) => (i > 0 && line.startsWith(indent) ? line.slice(indent.length) : line)).join("\n");
 }
 
 // ---- JSON syntax errors that a comma fixes (jsonCommaFix.ts) -----------------------------------------
