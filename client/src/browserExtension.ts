@@ -6,7 +6,6 @@ import { QuietTyping } from "./quietTypingClient";
 import { registerGraphView } from "./graphPanel";
 import { registerCommands } from "./commands";
 import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
-import { registerTypingAids } from "./typingAids";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 import { registerRulePages } from "./rulePages";
 
@@ -29,7 +28,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   await client.start();
   quiet.attach(client);
   registerFeatures(context, client, records);
-  context.subscriptions.push(registerTypingAids());
   registerGraphView(context, client, outputChannel);
   registerCommands(context, client, outputChannel);
 }
