@@ -132,7 +132,7 @@ export function hostileDocuments(): Hostile[] {
     {
       name: "recursive YAML aliases", file: "recursive-aliases.lwir.yaml",
       text: () => YAML_HEAD + "steps: []\nextra: &loop\n  self: *loop\n  list: &list [*list, *loop]\n",
-      editor: { code: "lwir.non_hashable", message: /cycl/i, path: "$" },
+      editor: { code: "lwir.non_hashable", message: /contains itself/i, path: "$" },
     },
     {
       name: `JSON arrays nested ${N_DEEP} levels`, file: "deep-arrays.lwir.json",
@@ -201,12 +201,12 @@ export function hostileDocuments(): Hostile[] {
     {
       name: "lone surrogates (JSON escapes)", file: "lone-surrogates.lwir.json",
       text: () => json({ ...baseWorkflow(), steps: [aiStep("only", "a\ud800b {{ input.topic }} \udfff")] }),
-      editor: { code: "lwir.non_hashable", message: /lone surrogate/ },
+      editor: { code: "lwir.non_hashable", message: /lone surrogate/i },
     },
     {
       name: "lone surrogates (raw in the text)", file: "lone-surrogates-raw.lwir.yaml",
       text: () => YAML_HEAD + "steps:\n  - id: only\n    uses: ai.generate\n    with: {model: model-a, prompt: \"a\ud800b\"}\n    output: {mode: text}\n    \udc00key: 1\n",
-      editor: { code: "lwir.non_hashable", message: /lone surrogate/ },
+      editor: { code: "lwir.non_hashable", message: /lone surrogate/i },
     },
     {
       name: "NUL characters and a byte order mark", file: "nul-bom.lwir.json",

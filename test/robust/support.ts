@@ -10,7 +10,8 @@ import assert from "node:assert/strict";
 import type { Diagnostic, ServerCapabilities } from "vscode-languageserver-protocol";
 import { analyzeText } from "../../server/src/service/analysis";
 import { toDiagnostics } from "../../server/src/service/diagnostics";
-import { withRuleLinks } from "../../server/src/service/ruleDocs";
+import { setRuleDocsBase, withRuleLinks } from "../../server/src/service/ruleDocs";
+import { expectedRuleDocsBase } from "../rule-docs";
 import type { Format } from "../../server/src/document/types";
 import { LspClient, ErrorCode, ResponseErrorReply, type Message, type Position, type StartOptions } from "../lsp/harness";
 import { randomSource } from "../random";
@@ -107,7 +108,13 @@ export function errorLogs(client: LspClient): string[] {
  * the rule pages, since the harness's client declares codeDescriptionSupport.
  */
 export function expectedDiagnostics(text: string, format: Format, uri: string): Diagnostic[] {
-  return JSON.parse(JSON.stringify(withRuleLinks(toDiagnostics(analyzeText(text, format), { uri, relatedInformation: true })))) as Diagnostic[];
+  // the built server links each code to the rule pages beside it (docs/rules of this checkout)
+  setRuleDocsBase(expectedRuleDocsBase());
+  try {
+    return JSON.parse(JSON.stringify(withRuleLinks(toDiagnostics(analyzeText(text, format), { uri, relatedInformation: true })))) as Diagnostic[];
+  } finally {
+    setRuleDocsBase(undefined);
+  }
 }
 
 /** An answer that is an error reply with the given code. */

@@ -2,7 +2,7 @@
 // (which names count, which format, how bytes become text) are pure functions.
 import * as nodeFs from "node:fs";
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync, type Dirent } from "node:fs";
-import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 // Required, not imported: the bundler then takes fdir's CommonJS build (its ES module build needs import.meta.url).
 import fdirModule = require("fdir");
 import { formatOf } from "../document/document";
@@ -218,7 +218,15 @@ function walk(cwd: string, root: string, rules: WalkRules, failures: Failure[], 
     // Sorted, so the (synchronous, depth-first) walk goes in name order; a folder that cannot be listed is reported once.
     readdirSync: ((folder: string, options: { withFileTypes: true }) => {
       try {
-        return (nodeFs.readdirSync(folder, options) as Dirent[]).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        const entries = (nodeFs.readdirSync(folder, options) as Dirent[]).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        // fdir passes over what is neither a file, a folder nor a link (a FIFO, a socket, a device): one with an
+        // LWIR name cannot be read, and is said so, as before
+        for (const e of entries) {
+          if (e.isFile() || e.isDirectory() || e.isSymbolicLink() || !isLwirFileName(e.name) || isConfigFileName(e.name)) continue;
+          const path = join(folder, e.name);
+          if (!rules.isIgnored(path)) failures.push({ path: display(path), reason: "not a regular file", kind: "unreadable" });
+        }
+        return entries;
       } catch (error) {
         const key = folder.endsWith(sep) ? folder.slice(0, -1) : folder;
         if (!reportedFolders.has(key)) {
