@@ -351,9 +351,10 @@ export async function authoringChecks({ page, wb, workspace, run, screenshots, h
     text = await save(YAML_FILE, typed);
     const after = await panelEqualsCli(YAML_FILE, "after the fix, the Problems panel lists the CLI's findings");
     if (after.findings.some((f) => f.code === "lwir.invalid_cycle")) throw new Error("the cycle finding is still there");
-    // the entry under the cursor went (its list stays, empty): the valid two-step workflow again
-    const expected = [...lines.slice(0, uses + 1), "    needs: []", ...lines.slice(uses + 1)].join("\n");
-    if (text !== expected) throw new Error(`after the fix the document is not the one before the cycle plus \`needs: []\`:\n${text}`);
+    // the entry under the cursor went, and its key with it (it was the last): the valid two-step workflow again,
+    // with the same WorkflowVersion (issue #22: no `needs: []` left behind)
+    const expected = lines.join("\n");
+    if (text !== expected) throw new Error(`after the fix the document is not the one before the cycle:\n${text}`);
     await valid();
     await rec.frame(2500);
   });
