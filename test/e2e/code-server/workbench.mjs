@@ -67,6 +67,13 @@ export class Workbench {
     if (!(await page.locator(".part.sidebar").isVisible())) await this.command("View: Toggle Primary Side Bar Visibility");
     await this.command("Explorer: Focus on Folders View"); // expands it too, if collapsed
     const row = page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^\\s*${escapeRe(fileName)}\\s*$`) }).first();
+    // the explorer draws only the rows in view: with many files the new one may be further down
+    const view = await page.locator(".explorer-folders-view").boundingBox();
+    for (let i = 0; view && i < 60 && !(await row.isVisible()); i++) {
+      await page.mouse.move(view.x + view.width / 2, view.y + view.height / 2);
+      await page.mouse.wheel(0, i < 30 ? 400 : -400);
+      await page.waitForTimeout(50);
+    }
     await row.dblclick();
     await page.locator(".tab.active:not(.preview)", { hasText: fileName }).first().waitFor();
     // VS Code 1.91 (for the Web, test/e2e/vscode/graph-web.mjs) leaves the focus in the explorer
