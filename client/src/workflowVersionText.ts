@@ -2,10 +2,7 @@
 // indicators.ts), apart from the `vscode` API so that the message test (test/unit/messages.test.ts) holds
 // them to docs/messages.md.
 import type { WorkflowVersionResult } from "../../server/src/protocol";
-
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
+import { plural } from "./indicators";
 
 /** Why a result has no WorkflowVersion, as a sentence. */
 export function whyNot(result: WorkflowVersionResult | null): string {
