@@ -8,6 +8,7 @@ import { registerCommands } from "./commands";
 import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 import { registerRulePages } from "./rulePages";
+import { registerTypingAids } from "./typingAids";
 
 // A web worker global; the extension host in the browser has it, our tsconfig has no DOM library.
 declare const Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[2];
@@ -20,6 +21,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const serverMain = vscode.Uri.joinPath(context.extensionUri, "dist/web/server.js");
   const worker = new Worker(serverMain.toString(true));
   registerRulePages(context);
+  context.subscriptions.push(registerTypingAids());
   const quiet = new QuietTyping();
   const records = new IndicatorRecords(quiet);
   context.subscriptions.push(quiet, records);

@@ -9,6 +9,7 @@ import { registerCommands } from "./commands";
 import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 import { registerRulePages } from "./rulePages";
+import { registerTypingAids } from "./typingAids";
 
 let client: LanguageClient | undefined;
 
@@ -23,6 +24,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     debug: { module, transport: TransportKind.ipc, options: { env, execArgv: ["--nolazy", "--inspect=6009"] } },
   };
   registerRulePages(context);
+  context.subscriptions.push(registerTypingAids());
   const quiet = new QuietTyping();
   const records = new IndicatorRecords(quiet);
   context.subscriptions.push(quiet, records);

@@ -1,7 +1,7 @@
 // client/src/typingRules.ts: `{{` closing in JSON strings and the column Enter goes to in YAML steps.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { closeTemplate, inJsonString, spaceTemplate, yamlEnterColumn } from "../../client/src/typingRules";
+import { closeTemplate, inJsonString, spaceTemplate, typedSinceOpening, yamlEnterColumn } from "../../client/src/typingRules";
 
 test("`{{` typed inside a JSON string closes to `{{ | }}`", () => {
   const line = '      "prompt": "Summarize {{';
@@ -54,4 +54,18 @@ test("YAML: `{{}}` as VS Code closed it gets its spaces; not `{}` alone, a third
   assert.equal(spaceTemplate('  a: {}', 6), undefined);
   assert.equal(spaceTemplate('  a: {{{}}}', 8), undefined);
   assert.equal(spaceTemplate('  a: "{{x}}"', 8), undefined);
+});
+
+test("the aid's `{{ | }}` may land after the keys typed since `{{`, unless the user typed a space, brace or quote", () => {
+  const json = '"prompt": "{{inp"';
+  const from = json.indexOf("{{");
+  assert.equal(typedSinceOpening(json, from, from + 5, false), "inp");
+  assert.equal(typedSinceOpening('"prompt": "{{"', from, from + 2, false), "");
+  assert.equal(typedSinceOpening('"p": "{{ inp"', 6, 12, false), undefined, "a space typed: the user closes it themselves");
+  assert.equal(typedSinceOpening('"p": "{{inp }}"', 6, 11, false), undefined, "closed already");
+  assert.equal(typedSinceOpening('"p": "{{inp"', 6, 10, false), undefined, "the cursor is not after what was typed");
+  assert.equal(typedSinceOpening('"p": "{{in"p', 6, 11, false), undefined, "a quote typed");
+  const yaml = 'prompt: "{{inp}}"';
+  assert.equal(typedSinceOpening(yaml, 9, 14, true), "inp");
+  assert.equal(typedSinceOpening('prompt: "{{inp"', 9, 14, true), undefined, "VS Code's closing is gone");
 });
