@@ -254,8 +254,15 @@ export async function completingChecks({ page, wb, workspace, run, helpers }) {
     const text = await save(lwir, before);
     const typed = text.split("\n")[i];
     if (!typed.includes('"prompt": "{{ input.repo }}')) throw new Error(`the typed line is ${json(typed)}`);
-    await page.keyboard.press("Control+z");
-    await save(lwir, text);
+    // the whole expression typed at a person's speed: the keys type over the closing, so it is there once
+    await fresh(lwir, before);
+    await wb.goto(i + 1, line.indexOf('"prompt": "') + '"prompt": "'.length + 1);
+    await page.keyboard.type("{{ input.repo }}", { delay: 90 });
+    await suggestClosed();
+    await wb.escape();
+    const whole = (await save(lwir, before)).split("\n")[i];
+    if (!whole.includes('"prompt": "{{ input.repo }}Release')) throw new Error(`typing the whole {{ input.repo }} gave ${json(whole)}`);
+    await fresh(lwir, before);
     // YAML, where VS Code closes the braces itself: the same `{{ | }}`
     const yaml = "braces.lwir.yaml";
     await fresh(yaml, ENTER_YAML);
@@ -267,6 +274,13 @@ export async function completingChecks({ page, wb, workspace, run, helpers }) {
     await wb.escape();
     const yamlLine = (await save(yaml, ENTER_YAML)).split("\n")[p];
     if (!yamlLine.includes('prompt: "{{ input.ticket }}Classify')) throw new Error(`in YAML the typed line is ${json(yamlLine)}`);
+    await fresh(yaml, ENTER_YAML);
+    await wb.goto(p + 1, ENTER_YAML.split("\n")[p].indexOf('"') + 2);
+    await page.keyboard.type("{{ input.ticket }}", { delay: 90 });
+    await suggestClosed();
+    await wb.escape();
+    const wholeYaml = (await save(yaml, ENTER_YAML)).split("\n")[p];
+    if (!wholeYaml.includes('prompt: "{{ input.ticket }}Classify')) throw new Error(`in YAML typing the whole {{ input.ticket }} gave ${json(wholeYaml)}`);
     // another JSON file: nothing added
     const other = "plain.json";
     await fresh(other, '{\n  "text": ""\n}\n');
@@ -294,6 +308,8 @@ export async function completingChecks({ page, wb, workspace, run, helpers }) {
       await wb.goto(i + 1, lines[i].length + 1);
       await page.keyboard.press("Enter");
       await suggestClosed();
+      // the aid's edit follows the key from the extension host: a moment later
+      await wb.waitForCursor(i + 2, col, 3_000).catch(() => {});
       const at = await wb.cursor();
       if (at.line !== i + 2 || at.col !== col) wrong.push(`after ${json(lines[i])}: Ln ${at.line}, Col ${at.col}, expected Ln ${i + 2}, Col ${col}`);
       await page.keyboard.press("Control+z");

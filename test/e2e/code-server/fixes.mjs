@@ -114,13 +114,18 @@ export async function fixesChecks({ page, wb, workspace, run, helpers }) {
     await wb.command("LWIR: Restart server");
     await wb.command("LWIR: Show output");
     await page.locator(".part.panel .view-lines", { hasText: "Restarting the LWIR language server" }).first().waitFor();
-    // The restarted server answers: an edit gets its diagnostics, the undo its WorkflowVersion back.
+    // The restarted server answers: an edit gets its diagnostics, the undo the status from before it back
+    // (the file is as fixes 2 left it: its two problems, after the Ctrl+Z of the fix-all)
     await wb.open(FIX_ALL_FILE);
+    await page.locator(LWIR_STATUS, { hasText: /LWIR: 2 problems/ }).waitFor();
     await wb.goto(1, 1);
     await page.keyboard.type("x");
-    await page.locator(LWIR_STATUS, { hasText: /LWIR: \d+ problems?|not valid/ }).waitFor();
+    for (const until = Date.now() + 30_000; /LWIR: 2 problems/.test(await wb.lwirStatus());) {
+      if (Date.now() > until) throw new Error("the restarted server gave the edited text no new status within 30 s");
+      await page.waitForTimeout(100);
+    }
     await page.keyboard.press("Control+z");
-    await page.locator(LWIR_STATUS, { hasText: /wfver_/ }).waitFor();
+    await page.locator(LWIR_STATUS, { hasText: /LWIR: 2 problems/ }).waitFor();
     await wb.hidePanel();
   });
 }
