@@ -78,7 +78,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     workspaceScan.start();
     void watchedFiles.update();
   });
-  const completionAndCodeActions = registerCompletionAndCodeActions(parts);
+  const completionAndCodeActions = registerCompletionAndCodeActions({ ...parts, configs });
   const outline = registerOutlineFeatures(parts);
   const navigation = registerNavigationFeatures(parts);
   const signatureHelp = registerSignatureHelp(parts);

@@ -76,6 +76,28 @@ describe("the configuration file in the server", () => {
     }
   });
 
+  test("Fix all in file follows the configuration file's levels: a rule it turns off is left alone", async () => {
+    const client = await LspClient.start({ initializationOptions: { settings: { validation: { delay: 0 } } } });
+    const fixAll = () => client.request<Array<{ kind: string; edit?: unknown }> | null>("textDocument/codeAction", {
+      textDocument: { uri: flow },
+      range: { start: { line: 0, character: 0 }, end: { line: 999, character: 0 } },
+      context: { diagnostics: [], only: ["source.fixAll.lwir"] },
+    });
+    try {
+      client.open(flow, UNQUOTED);
+      await client.waitForDiagnostics(flow, { predicate: (d) => severityOf(d).length === 1 });
+      const fixes = (await fixAll()) ?? [];
+      assert.equal(fixes.filter((a) => a.kind === "source.fixAll.lwir").length, 1, "the setting's level (on): the unquoted template is fixed");
+      writeFileSync(join(tmp, ".lwir.yaml"), `rules:\n  ${CODE}: off\n`);
+      client.notify("workspace/didChangeWatchedFiles", { changes: [{ uri: configUri, type: CREATED }] });
+      await client.waitForDiagnostics(flow, { predicate: (d) => severityOf(d).length === 0 });
+      assert.deepEqual(((await fixAll()) ?? []).filter((a) => a.kind === "source.fixAll.lwir"), [], "off in the configuration file: nothing to fix");
+    } finally {
+      await client.stop();
+      rmSync(join(tmp, ".lwir.yaml"), { force: true });
+    }
+  });
+
   test("an open configuration file gets its own problems, and is never analysed as a workflow", async () => {
     const client = await LspClient.start({ initializationOptions: { settings: { validation: { delay: 0 } } } });
     try {

@@ -19,12 +19,13 @@ import { LazyTextDocument } from "../lazyTextDocument";
 import type { ClientSupport } from "./clientSupport";
 import { isRange, isRecord, needsPosition } from "./requestGuards";
 import type { ServerParts } from "./serverParts";
+import type { ConfigFiles } from "./configFiles";
 import { configCompletion } from "../service/configCompletion";
 
 export const COMPLETION_TRIGGER_CHARACTERS = [".", "{", '"', " ", "[", "'", ":", "-"];
 
 /** Registers the handlers; returns the capabilities to announce for a client. */
-export function registerCompletionAndCodeActions({ connection, documents, workspace, session, client, settings }: ServerParts): (client: ClientSupport) => ServerCapabilities {
+export function registerCompletionAndCodeActions({ connection, documents, workspace, session, client, settings, configs }: ServerParts & { configs?: ConfigFiles }): (client: ClientSupport) => ServerCapabilities {
   const completionDocumentation = new CompletionDocumentation();
 
   connection.onRequest(CompletionRequest.type, session.documentRequest("completion", (params: CompletionParams) => {
@@ -65,7 +66,9 @@ export function registerCompletionAndCodeActions({ connection, documents, worksp
   connection.onRequest(CodeActionRequest.type, session.documentRequest("codeAction", (params) => {
     const analysis = workspace.getAnalysis(params.textDocument.uri);
     if (!analysis) return null;
-    return provideCodeActions(analysis, params, { snippetEdits: client().snippetEdits, rules: settings.current.lint.rules });
+    // the rule levels the diagnostics were given: the configuration file's where it has one
+    const rules = configs ? configs.rulesFor(params.textDocument.uri) : settings.current.lint.rules;
+    return provideCodeActions(analysis, params, { snippetEdits: client().snippetEdits, rules });
   }, (params) => {
     if (!isRange(params.range)) return "params.range {start, end}";
     const context: unknown = params.context;
