@@ -4,6 +4,7 @@
 // network, in the desktop and the browser build alike), and a page opened as text is shown in the Markdown
 // preview instead. Links between pages (`[…](README.md)`) resolve to `lwir-rule:` pages too.
 import * as vscode from "vscode";
+import { rulePageCandidates } from "./rulePagePaths";
 
 export const RULE_PAGE_SCHEME = "lwir-rule";
 /** The base the server is given for its links. */
@@ -12,10 +13,9 @@ export const RULE_PAGES_BASE = `${RULE_PAGE_SCHEME}:/`;
 // Browser-build extension hosts have fetch; our tsconfig has no DOM library.
 declare const fetch: (url: string) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
 
-/** `lwir-rule:/model.disallowed.md` → docs/rules/model.disallowed.md of the extension; nothing outside that folder. */
-export function rulePageFile(extensionUri: vscode.Uri, uri: vscode.Uri): vscode.Uri | undefined {
-  const name = uri.path.replace(/^\/+/, "");
-  return /^[\w.-]+\.md$/.test(name) && !name.startsWith(".") ? vscode.Uri.joinPath(extensionUri, "docs", "rules", name) : undefined;
+/** `lwir-rule:/model.disallowed.md` → docs/rules/model.disallowed.md of the extension (or a page of docs/ it links to); nothing else. */
+function rulePageFiles(extensionUri: vscode.Uri, uri: vscode.Uri): vscode.Uri[] | undefined {
+  return rulePageCandidates(uri.path)?.map((relative) => vscode.Uri.joinPath(extensionUri, relative));
 }
 
 async function readPage(file: vscode.Uri): Promise<string> {
@@ -31,13 +31,16 @@ async function readPage(file: vscode.Uri): Promise<string> {
 export function registerRulePages(context: vscode.ExtensionContext): void {
   const provider: vscode.TextDocumentContentProvider = {
     async provideTextDocumentContent(uri) {
-      const file = rulePageFile(context.extensionUri, uri);
-      if (!file) return `No LWIR rule page is called ${uri.path}.\n`;
-      try {
-        return await readPage(file);
-      } catch {
-        return `The LWIR rule page ${uri.path} is missing from this installation.\n`;
+      const files = rulePageFiles(context.extensionUri, uri);
+      if (!files) return `No LWIR rule page is called ${uri.path}.\n`;
+      for (const file of files) {
+        try {
+          return await readPage(file);
+        } catch {
+          // the next place it may be
+        }
       }
+      return `The LWIR rule page ${uri.path} is missing from this installation.\n`;
     },
   };
   const showAsPreview = async (editor: vscode.TextEditor | undefined): Promise<void> => {
