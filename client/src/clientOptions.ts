@@ -2,7 +2,7 @@
 import type { LanguageClientOptions, Middleware } from "vscode-languageclient";
 import * as vscode from "vscode";
 import { SETTINGS_SECTION } from "../../server/src/protocol";
-import { RULE_PAGES_BASE } from "./rulePages";
+import { RULE_PAGES_BASE, ruleLinksInHovers } from "./rulePages";
 import { BUILT_IN_JSON_EXTENSION, editorReportsJsonSyntax, withoutDuplicateSyntaxErrors } from "./jsonSyntaxErrors";
 import { withoutWordSuggestions } from "./wordSuggestions";
 import { editorOutlinesJson } from "./jsonOutline";
@@ -31,7 +31,7 @@ export function clientOptions(outputChannel: vscode.LogOutputChannel, middleware
       // Diagnostics link their code to the rule page shipped in the extension, shown in the Markdown preview (rulePages.ts).
       ruleDocsBase: RULE_PAGES_BASE,
     },
-    middleware: { ...withQuietTyping(middleware), provideCompletionItem: completionWithoutWordSuggestions, provideDocumentSymbols: oneOutline },
+    middleware: { ...withQuietTyping(middleware), ...ruleLinksInHovers, provideCompletionItem: completionWithoutWordSuggestions, provideDocumentSymbols: oneOutline },
   };
 }
 

@@ -9,3 +9,19 @@ export function rulePageCandidates(path: string): string[] | undefined {
   if (!/^[\w.-]+\.md$/.test(name) || name.startsWith(".")) return undefined;
   return [`docs/rules/${name}`, `docs/${name}`];
 }
+
+/** The command hovers' rule-page links run (VS Code's hover drops links of a scheme it does not know). */
+export const OPEN_RULE_PAGE_COMMAND = "lwir.openRulePage";
+
+/**
+ * Markdown whose `lwir-rule:` links become links to OPEN_RULE_PAGE_COMMAND with the page's URI; undefined
+ * when there is none (the text is shown as it is).
+ */
+export function ruleLinksAsCommands(markdown: string, scheme: string): string | undefined {
+  let changed = false;
+  const out = markdown.replace(new RegExp(`\\]\\((${scheme}:[^)\\s]+)\\)`, "g"), (_, uri: string) => {
+    changed = true;
+    return `](command:${OPEN_RULE_PAGE_COMMAND}?${encodeURIComponent(JSON.stringify([uri]))})`;
+  });
+  return changed ? out : undefined;
+}

@@ -4,7 +4,8 @@
 // network, in the desktop and the browser build alike), and a page opened as text is shown in the Markdown
 // preview instead. Links between pages (`[…](README.md)`) resolve to `lwir-rule:` pages too.
 import * as vscode from "vscode";
-import { rulePageCandidates } from "./rulePagePaths";
+import { OPEN_RULE_PAGE_COMMAND, ruleLinksAsCommands, rulePageCandidates } from "./rulePagePaths";
+import type { Middleware } from "vscode-languageclient";
 
 export const RULE_PAGE_SCHEME = "lwir-rule";
 /** The base the server is given for its links. */
@@ -53,6 +54,32 @@ export function registerRulePages(context: vscode.ExtensionContext): void {
   };
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(RULE_PAGE_SCHEME, provider),
+    vscode.commands.registerCommand(OPEN_RULE_PAGE_COMMAND, async (uri: unknown) => {
+      if (typeof uri !== "string" || !uri.startsWith(`${RULE_PAGE_SCHEME}:`)) return;
+      await vscode.commands.executeCommand("markdown.showPreview", vscode.Uri.parse(uri));
+    }),
     vscode.window.onDidChangeActiveTextEditor((editor) => void showAsPreview(editor)),
   );
 }
+
+/**
+ * Hovers: VS Code's hover leaves out links of a scheme it does not know, so a hover's link to a rule page
+ * runs OPEN_RULE_PAGE_COMMAND instead (the only command the hover's Markdown may run).
+ */
+export const ruleLinksInHovers: Middleware = {
+  provideHover: async (document, position, token, next) => {
+    const hover = await next(document, position, token);
+    if (!hover) return hover;
+    let changed = false;
+    const contents = hover.contents.map((content) => {
+      const value = content instanceof vscode.MarkdownString ? content.value : undefined;
+      const rewritten = value === undefined ? undefined : ruleLinksAsCommands(value, RULE_PAGE_SCHEME);
+      if (rewritten === undefined) return content;
+      changed = true;
+      const markdown = new vscode.MarkdownString(rewritten, (content as vscode.MarkdownString).supportThemeIcons);
+      markdown.isTrusted = { enabledCommands: [OPEN_RULE_PAGE_COMMAND] };
+      return markdown;
+    });
+    return changed ? new vscode.Hover(contents, hover.range) : hover;
+  },
+};

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { rulePageCandidates } from "../../client/src/rulePagePaths";
+import { ruleLinksAsCommands, rulePageCandidates } from "../../client/src/rulePagePaths";
 
 const ROOT = process.cwd();
 
@@ -43,4 +43,15 @@ test("every relative .md link of the rule pages, and of the docs pages they link
   };
   for (const page of pages) visit(`/${page}`, `docs/rules/${page}`);
   assert.deepEqual(broken, []);
+});
+
+test("a hover's rule-page link becomes a command link with the page's URI; other links and text stay", () => {
+  const hover = "**`model.disallowed`**\n\n[Examples and details of `model.disallowed`](lwir-rule:/model.disallowed.md) and [a site](https://example.org)";
+  const out = ruleLinksAsCommands(hover, "lwir-rule")!;
+  const link = /\]\(command:lwir\.openRulePage\?([^)]+)\)/.exec(out);
+  assert.ok(link, out);
+  assert.deepEqual(JSON.parse(decodeURIComponent(link[1])), ["lwir-rule:/model.disallowed.md"]);
+  assert.ok(out.includes("[a site](https://example.org)"));
+  assert.ok(out.startsWith("**`model.disallowed`**\n\n[Examples and details of `model.disallowed`]("));
+  assert.equal(ruleLinksAsCommands("no links here", "lwir-rule"), undefined);
 });
