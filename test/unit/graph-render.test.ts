@@ -171,6 +171,21 @@ describe("SVG", () => {
     }
   });
 
+  test("each edge is drawn with the graph view's look for its kind: its colour, dash and arrowhead", () => {
+    const looks = new Set<string>();
+    for (const { name, graph } of graphs) {
+      const svg = toSvg(graph);
+      for (const [, look, stroke, dash, marker] of svg.matchAll(/<g class="edge [^"]*look-(\w+)">\n<path d="[^"]*" fill="none" stroke="([^"]+)" stroke-width="[^"]+"(?: stroke-dasharray="([^"]+)")? marker-end="url\(#arrow-(\w+)\)"/g)) {
+        looks.add(look);
+        assert.equal(marker, look, `${name}: the ${look} edge's arrowhead`);
+        const expected = { needs: ["#888", undefined], case: ["#3b82f6", undefined], default: ["#3b82f6", "7 4"], loop: ["#d97706", "9 3 2 3"], dangling: ["#d1242f", "2 3"] }[look];
+        assert.deepEqual([stroke, dash], expected, `${name}: a ${look} edge`);
+      }
+      assert.equal((svg.match(/<g class="edge /g) ?? []).length, (svg.match(/<g class="edge [^"]*look-\w+">/g) ?? []).length, `${name}: every edge has a look`);
+    }
+    assert.deepEqual([...looks].sort(), ["case", "dangling", "default", "loop", "needs"], "the corpus shows every look");
+  });
+
   test("escaping: markup in a finding or an id stays text", () => {
     assert.equal(xmlEscape(`<a href="x">&'`), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;");
     assert.equal(xmlEscape("a\u0001b\ud800c"), "ab\ufffdc");

@@ -4,7 +4,9 @@
 // (cursor → step) shares them with the webview.
 import type { GraphEdge, GraphNode, WorkflowGraph } from "../../server/src/graph/model";
 import type { GraphLayout, LayoutNode, Point } from "../../server/src/graph/layout";
-import { containerLines, fanInText, fanOutText } from "../../server/src/graph/labels";
+import { containerLines, edgeLook, fanInText, fanOutText, type EdgeLook } from "../../server/src/graph/labels";
+
+export { edgeLook, type EdgeLook };
 
 export interface VNode {
   tag: string;
@@ -81,8 +83,6 @@ export const GRAPH_STYLE = [
   ".lwir-graph marker.look-dangling path { fill: none; stroke: var(--lwir-error); stroke-width: 2; }",
 ].join("\n");
 
-/** How an edge is drawn: one look per kind of edge (the legend lists them in this order). */
-export type EdgeLook = "needs" | "case" | "default" | "loop" | "dangling";
 
 export const EDGE_LOOKS: ReadonlyArray<{ look: EdgeLook; label: string; title: string }> = [
   { look: "needs", label: "needs", title: "needs: the step runs after the step it needs (open arrowhead, thin solid line)" },
@@ -92,13 +92,6 @@ export const EDGE_LOOKS: ReadonlyArray<{ look: EdgeLook; label: string; title: s
   { look: "dangling", label: "no such step", title: "a needs entry or target that names no step (dotted line ending in a cross)" },
 ];
 
-export function edgeLook(edge: GraphEdge): EdgeLook {
-  if (edge.dangling) return "dangling";
-  if (edge.back) return "loop";
-  if (edge.kind === "needs") return "needs";
-  if (edge.kind === "default" || (edge.kind === "end" && edge.caseIndex === undefined)) return "default";
-  return "case";
-}
 
 const LINE_HEIGHT = 16;
 const MAX_CHARS = 40;

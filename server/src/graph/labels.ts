@@ -1,7 +1,7 @@
 // The text a parallel step's box shows around its body: its title and fan-out above the body, its
-// fan-in below it. Shared by the layout (which sizes the box to hold these lines whole) and the view
+// fan-in below it; and the look of each kind of edge. Shared by the layout (which sizes the box to hold these lines whole) and the view
 // (which draws them), so what is drawn always fits the box. Pure, no dagre: the webview bundles it.
-import type { GraphNode } from "./model";
+import type { GraphEdge, GraphNode } from "./model";
 
 /** Longest container line shown whole; longer ones are cut with "…" (the hover has them in full). */
 export const CONTAINER_MAX_CHARS = 64;
@@ -35,4 +35,15 @@ export function containerLines(node: GraphNode): { title: string; fanOut: string
     fanOut: fanOut.map((l) => clipText(l, CONTAINER_MAX_CHARS)),
     fanIn: clipText(fanInText(node), CONTAINER_MAX_CHARS),
   };
+}
+
+/** How an edge is drawn: one look per kind of edge (the view's legend lists them in this order), in the view and in `lwir graph --format svg`. */
+export type EdgeLook = "needs" | "case" | "default" | "loop" | "dangling";
+
+export function edgeLook(edge: GraphEdge): EdgeLook {
+  if (edge.dangling) return "dangling";
+  if (edge.back) return "loop";
+  if (edge.kind === "needs") return "needs";
+  if (edge.kind === "default" || (edge.kind === "end" && edge.caseIndex === undefined)) return "default";
+  return "case";
 }

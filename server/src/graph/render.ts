@@ -3,6 +3,7 @@
 // (docs/graph.md). Pure functions of the model; every piece of document text is escaped for its target.
 import type { GraphEdge, GraphNode, WorkflowGraph } from "./model";
 import { LINE_HEIGHT, clip, layoutGraph, nodeLines, type GraphLayout } from "./layout";
+import { edgeLook, type EdgeLook } from "./labels";
 
 // ---- JSON ----------------------------------------------------------------------------------------
 
@@ -202,14 +203,15 @@ const num = (x: number) => (Math.round(x * 10) / 10).toString();
 /**
  * A standalone SVG picture (no scripts, no external resources, no fonts to fetch) with theme-neutral
  * colours: grey strokes and text that read on light and dark backgrounds, red for errors, amber for
- * warnings. Back edges dashed, dangling references dashed red; each node's findings in its <title>.
+ * warnings; each kind of edge drawn as the graph view draws it (EDGE_STYLE); each node's findings in its <title>.
  */
 export function toSvg(graph: WorkflowGraph, layout: GraphLayout = layoutGraph(graph)): string {
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${layout.width}" height="${layout.height}" viewBox="0 0 ${layout.width} ${layout.height}" font-family="ui-monospace, Menlo, Consolas, monospace" font-size="12">`);
   out.push("<defs>");
-  out.push('<marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#888"/></marker>');
-  out.push('<marker id="arrow-error" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#d1242f"/></marker>');
+  for (const [look, style] of Object.entries(EDGE_STYLE)) {
+    out.push(`<marker id="arrow-${look}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="${style.colour}"/></marker>`);
+  }
   out.push("</defs>");
   const laid = new Map(layout.nodes.map((n) => [n.id, n]));
   // containers first, outermost first, so their bodies are drawn over them
@@ -293,13 +295,26 @@ function nodeSvg(node: GraphNode, b: { x: number; y: number; width: number; heig
   return parts.join("\n");
 }
 
+/**
+ * The view's look per kind of edge (labels.ts edgeLook), in colours that read on light and dark pages
+ * alike (3:1 or more against white and against #1e1e1e): needs thin grey, cases blue, the default route
+ * blue and dashed, loops orange dash-dot, a reference to no step red dotted.
+ */
+const EDGE_STYLE: Record<EdgeLook, { colour: string; width: number; dash?: string }> = {
+  needs: { colour: GREY, width: 1 },
+  case: { colour: "#3b82f6", width: 1.6 },
+  default: { colour: "#3b82f6", width: 1.6, dash: "7 4" },
+  loop: { colour: "#d97706", width: 1.6, dash: "9 3 2 3" },
+  dangling: { colour: RED, width: 1.6, dash: "2 3" },
+};
+
 function edgeSvg(edge: GraphEdge, points: Array<{ x: number; y: number }>, labelAt: { x: number; y: number } | undefined): string {
-  const colour = edge.dangling ? RED : GREY;
-  const dash = edge.back || edge.dangling ? ' stroke-dasharray="5 4"' : "";
-  const widthAttr = edge.kind === "needs" ? 1 : 1.6;
+  const look = edgeLook(edge);
+  const style = EDGE_STYLE[look];
+  const dash = style.dash ? ` stroke-dasharray="${style.dash}"` : "";
   const d = points.map((p, k) => `${k === 0 ? "M" : "L"}${num(p.x)},${num(p.y)}`).join("");
-  const parts = [`<g class="edge ${edge.kind}${edge.back ? " back" : ""}">`];
-  parts.push(`<path d="${d}" fill="none" stroke="${colour}" stroke-width="${widthAttr}"${dash} marker-end="url(#${edge.dangling ? "arrow-error" : "arrow"})"/>`);
+  const parts = [`<g class="edge ${edge.kind}${edge.back ? " back" : ""} look-${look}">`];
+  parts.push(`<path d="${d}" fill="none" stroke="${style.colour}" stroke-width="${style.width}"${dash} marker-end="url(#arrow-${look})"/>`);
   if (edge.label !== undefined && edge.label !== "" && labelAt) {
     const text = clip(edge.label, 40);
     const w = Array.from(text).length * 6.5 + 8;
