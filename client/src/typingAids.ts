@@ -32,7 +32,9 @@ const NO_UNDO_STOP = { undoStopBefore: false, undoStopAfter: false };
 interface Placing {
   from: number;
   yaml: boolean;
-  expected: { offset: number; removed: number; text: string };
+  /** Where the user's cursor is, followed through the keys typed since (the editor's selection may lag behind the change events). */
+  cursor: number;
+  expected?: { offset: number; removed: number; text: string };
   tries: number;
 }
 
@@ -44,20 +46,21 @@ export function registerTypingAids(): vscode.Disposable {
   const editorOf = (document: vscode.TextDocument) => vscode.window.visibleTextEditors.find((e) => e.document === document);
 
   /** Puts `{{ ` + typed + cursor + closing over what was typed since `{{`, on the document's current text. */
-  const place = (document: vscode.TextDocument, from: number, yaml: boolean, tries: number) => {
+  const place = (document: vscode.TextDocument, state: Placing) => {
     const key = document.uri.toString();
     const editor = editorOf(document);
-    if (!editor || editor.selections.length !== 1 || !editor.selection.isEmpty || tries > MAX_TRIES) return void placing.delete(key);
-    const cursor = document.offsetAt(editor.selection.active);
+    if (!editor || editor.selections.length !== 1 || state.tries > MAX_TRIES) return void placing.delete(key);
+    const { from, yaml, cursor, tries } = state;
     const typed = typedSinceOpening(document.getText(), from, cursor, yaml);
     if (typed === undefined) return void placing.delete(key);
     const closing = yaml ? " " : " }}";
-    placing.set(key, { from, yaml, tries, expected: { offset: from + 2, removed: typed.length, text: ` ${typed}${closing}` } });
+    state.expected = { offset: from + 2, removed: typed.length, text: ` ${typed}${closing}` };
+    placing.set(key, state);
     const snippet = new vscode.SnippetString().appendText(` ${typed}`).appendTabstop(0).appendText(closing);
     const range = new vscode.Range(document.positionAt(from + 2), document.positionAt(cursor));
     void editor.insertSnippet(snippet, range, NO_UNDO_STOP).then((done) => {
       // refused: the user typed on; try again on the text they typed
-      if (!done && placing.get(key)?.tries === tries) place(document, from, yaml, tries + 1);
+      if (!done && placing.get(key) === state) place(document, { ...state, expected: undefined, cursor: state.cursor, tries: tries + 1 });
     }, () => placing.delete(key));
   };
 
@@ -95,12 +98,15 @@ export function registerTypingAids(): vscode.Disposable {
     const placed = placing.get(key);
     if (placed) {
       const { expected } = placed;
-      if (edit.offset === expected.offset && edit.removed === expected.removed && edit.text === expected.text) {
+      if (expected && edit.offset === expected.offset && edit.removed === expected.removed && edit.text === expected.text) {
         placing.delete(key);
         const cursor = expected.offset + expected.text.length - (placed.yaml ? 1 : 3);
         typingOver.set(key, startTypeOver(placed.from, cursor, " }}")); // in YAML: the aid's space and VS Code's `}}`
         return;
       }
+      // a key typed on at the cursor: the placing under way is refused, and is tried again after it
+      if (edit.removed === 0 && edit.offset === placed.cursor && !/[\r\n]/.test(edit.text)) placed.cursor += edit.text.length;
+      else placing.delete(key);
     }
     const state = typingOver.get(key);
     if (state) {
@@ -118,7 +124,8 @@ export function registerTypingAids(): vscode.Disposable {
     if (change.text === "{" && change.rangeLength === 0 && (languageId === "json" || languageId === "jsonc")) {
       const cursor = change.range.start.translate(0, 1);
       if (!isLwir(e.document) || !closeTemplate(e.document.lineAt(cursor.line).text, cursor.character)) return;
-      place(e.document, e.document.offsetAt(cursor) - 2, false, 0);
+      const at = e.document.offsetAt(cursor);
+      place(e.document, { from: at - 2, yaml: false, cursor: at, tries: 0 });
       return;
     }
     if (change.text === "{}" || change.text === "{") {
@@ -126,7 +133,8 @@ export function registerTypingAids(): vscode.Disposable {
       if (languageId !== "yaml" || change.rangeLength !== 0) return;
       const cursor = change.range.start.translate(0, 1);
       if (!isLwir(e.document) || !spaceTemplate(e.document.lineAt(cursor.line).text, cursor.character)) return;
-      place(e.document, e.document.offsetAt(cursor) - 2, true, 0);
+      const at = e.document.offsetAt(cursor);
+      place(e.document, { from: at - 2, yaml: true, cursor: at, tries: 0 });
       return;
     }
     if (languageId === "yaml" && /^\r?\n[ \t]*$/.test(change.text)) {
