@@ -136,18 +136,22 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await lens.first().waitFor();
   });
 
-  await run("hovering a squiggle shows the finding's message", async () => {
-    const f = disallowed ?? brokenReport.findings[0];
+  /** The broken example open, the mouse on the squiggle of finding `f` (the one drawn on its line). */
+  const hoverSquiggleOf = async (f) => {
     await wb.escape();
     await wb.open(BROKEN);
     await wb.goto(f.range.start.line + 1, f.range.start.character + 1);
     const cursor = await wb.cursorBox();
-    // the squiggle drawn on the cursor's line
     const squiggles = await page.locator(".monaco-editor.focused .squiggly-error").evaluateAll((els) =>
       els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, width: r.width, height: r.height })));
     const box = squiggles.find((r) => r.y <= cursor.y + cursor.height / 2 && cursor.y + cursor.height / 2 <= r.y + r.height + 2);
     if (!box) throw new Error(`no squiggle on line ${f.range.start.line + 1} (squiggles at ${json(squiggles)})`);
     await wb.mouseTo(box.x + box.width / 2, box.y + box.height / 2);
+  };
+
+  await run("hovering a squiggle shows the finding's message", async () => {
+    const f = disallowed ?? brokenReport.findings[0];
+    await hoverSquiggleOf(f);
     await wb.hoverWith([f.message, f.code], 30_000);
     await wb.screenshot("hover-problem.png");
   });
@@ -181,16 +185,8 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
   });
 
   await run("the hover's \"Examples and details\" link opens the same rule page (VS Code's hover drops links of unknown schemes)", async () => {
+    await hoverSquiggleOf(disallowed ?? brokenReport.findings[0]);
     const f = disallowed ?? brokenReport.findings[0];
-    await wb.escape();
-    await wb.open(BROKEN);
-    await wb.goto(f.range.start.line + 1, f.range.start.character + 1);
-    const cursor = await wb.cursorBox();
-    const squiggles = await page.locator(".monaco-editor.focused .squiggly-error").evaluateAll((els) =>
-      els.map((e) => e.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, width: r.width, height: r.height })));
-    const box = squiggles.find((r) => r.y <= cursor.y + cursor.height / 2 && cursor.y + cursor.height / 2 <= r.y + r.height + 2);
-    if (!box) throw new Error(`no squiggle on line ${f.range.start.line + 1}`);
-    await wb.mouseTo(box.x + box.width / 2, box.y + box.height / 2);
     const link = page.locator(".monaco-hover:not(.hidden) a", { hasText: "Examples and details of" });
     await link.first().waitFor({ state: "visible", timeout: 30_000 });
     await link.first().click();
