@@ -75,13 +75,14 @@ export function yamlEnterColumn(line: string): number | undefined {
 /**
  * The aid's `{{ | }}` lands after the keys typed since `{{` when VS Code refused it for an older text
  * (the user typed on): what was typed between `{{` (at `from`) and the cursor, which goes inside, or
- * undefined when the aid is no longer wanted: the user typed a space, a brace or a quote themselves, or
- * the cursor is no longer right after what they typed. `closedByEditor`: VS Code's own `}}` follows (YAML).
+ * undefined when the aid is no longer wanted: the user typed a space, a brace or a quote themselves. Text
+ * after the cursor stays after the closing (`{{` typed before a word). `closedByEditor`: VS Code's own `}}`
+ * follows (YAML).
  */
 export function typedSinceOpening(text: string, from: number, cursor: number, closedByEditor: boolean): string | undefined {
   if (text.slice(from, from + 2) !== "{{" || text[from + 2] === "{" || cursor < from + 2) return undefined;
   const typed = text.slice(from + 2, cursor);
-  if (!/^[A-Za-z0-9_.\[\]()-]*$/.test(typed) || /[A-Za-z0-9_.]/.test(text[cursor] ?? "")) return undefined;
+  if (!/^[A-Za-z0-9_.\[\]()-]*$/.test(typed)) return undefined;
   const after = text.slice(cursor, cursor + 3);
   if (closedByEditor) return after.startsWith("}}") && after[2] !== "}" ? typed : undefined;
   return /^\s*\}\}/.test(text.slice(cursor, cursor + 80)) ? undefined : typed;

@@ -135,15 +135,21 @@ export class IndicatorRecords implements vscode.Disposable {
   private ask: Ask | undefined;
   private readonly listeners: vscode.Disposable[];
 
+  /** The server's last lenses per document, and the version they were for. */
+  private readonly lastLenses = new Map<string, { version: number; lenses: vscode.CodeLens[] }>();
+
   readonly middleware: Middleware = {
-    provideCodeLenses: async (document, token, next) => this.rewriteLenses(document, await next(document, token)),
+    provideCodeLenses: (document, token, next) => this.provideLenses(document, token, next),
   };
 
   constructor(quiet: QuietTyping) {
     this.listeners = [
       this.changed,
       quiet.onDidShow(({ uri, report }) => void this.shown(uri, report)),
-      vscode.workspace.onDidCloseTextDocument((d) => this.records.delete(d.uri.toString())),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        this.records.delete(d.uri.toString());
+        this.lastLenses.delete(d.uri.toString());
+      }),
     ];
   }
 
@@ -170,6 +176,29 @@ export class IndicatorRecords implements vscode.Disposable {
     this.records.set(uri.toString(), { version: report.version, verdict, counts, words });
     this.changed.fire(uri);
     if (!old || old.words.lens !== words.lens || old.words.lensTooltip !== words.lensTooltip) this.refreshLenses(uri);
+  }
+
+  /**
+   * VS Code waits, after each edit or refresh, as long as the lens requests have lately taken (a moving
+   * average, at least 250 ms) before it asks again: a server slowed by a busy machine made the lens lag
+   * seconds behind the status bar. So a request for a newer text is answered at once from the server's
+   * last lenses (their words come from the record anyway), and the lenses are asked for again when the
+   * server's answer for this text is in and places them elsewhere.
+   */
+  private async provideLenses(
+    document: vscode.TextDocument, token: vscode.CancellationToken, next: Parameters<NonNullable<Middleware["provideCodeLenses"]>>[2],
+  ): Promise<vscode.CodeLens[] | null | undefined> {
+    const key = document.uri.toString();
+    const last = this.lastLenses.get(key);
+    const asked = Promise.resolve(next(document, token)).then((lenses) => {
+      if (lenses) this.lastLenses.set(key, { version: document.version, lenses });
+      return lenses;
+    });
+    if (!last || last.version === document.version) return this.rewriteLenses(document, await asked);
+    void asked.then((lenses) => {
+      if (lenses && !sameLensPlaces(last.lenses, lenses)) this.refreshLenses(document.uri);
+    }, () => {});
+    return this.rewriteLenses(document, last.lenses);
   }
 
   /** The WorkflowVersion lens (the server's, on `apiVersion`) with the record's words. */
@@ -212,6 +241,10 @@ export class IndicatorRecords implements vscode.Disposable {
   dispose(): void {
     for (const l of this.listeners) l.dispose();
   }
+}
+
+function sameLensPlaces(a: readonly vscode.CodeLens[], b: readonly vscode.CodeLens[]): boolean {
+  return a.length === b.length && a.every((lens, i) => lens.range.isEqual(b[i].range) && lens.command?.command === b[i].command?.command);
 }
 
 /** Errors and warnings the editor shows (what the tab's badge counts), and how many are held back. */
