@@ -116,16 +116,17 @@ export async function fixesChecks({ page, wb, workspace, run, helpers }) {
     await page.locator(".part.panel .view-lines", { hasText: "Restarting the LWIR language server" }).first().waitFor();
     // The restarted server answers: an edit gets its diagnostics, the undo the status from before it back
     // (the file is as fixes 2 left it: its two problems, after the Ctrl+Z of the fix-all)
+    // (the status while the edit's own problems are held, "…, typing…", is a new status too)
     await wb.open(FIX_ALL_FILE);
-    await page.locator(LWIR_STATUS, { hasText: /LWIR: 2 problems/ }).waitFor();
+    await page.locator(LWIR_STATUS, { hasText: /^\s*LWIR: 2 problems\s*$/ }).waitFor();
     await wb.goto(1, 1);
     await page.keyboard.type("x");
-    for (const until = Date.now() + 30_000; /LWIR: 2 problems/.test(await wb.lwirStatus());) {
+    for (const until = Date.now() + 30_000; /^LWIR: 2 problems$/.test(await wb.lwirStatus());) {
       if (Date.now() > until) throw new Error("the restarted server gave the edited text no new status within 30 s");
       await page.waitForTimeout(100);
     }
     await page.keyboard.press("Control+z");
-    await page.locator(LWIR_STATUS, { hasText: /LWIR: 2 problems/ }).waitFor();
+    await page.locator(LWIR_STATUS, { hasText: /^\s*LWIR: 2 problems\s*$/ }).waitFor();
     await wb.hidePanel();
   });
 }
