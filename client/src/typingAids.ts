@@ -82,7 +82,9 @@ export function registerTypingAids(): vscode.Disposable {
     });
   };
 
-  return vscode.workspace.onDidChangeTextDocument((e) => {
+  // a save ends the placing: the aid does not change a text the user has just saved
+  const saved = vscode.workspace.onWillSaveTextDocument((e) => placing.delete(e.document.uri.toString()));
+  const changed = vscode.workspace.onDidChangeTextDocument((e) => {
     const key = e.document.uri.toString();
     if (e.contentChanges.length === 0) return;
     if (e.reason !== undefined || e.contentChanges.length !== 1) {
@@ -154,4 +156,5 @@ export function registerTypingAids(): vscode.Disposable {
       });
     }
   });
+  return vscode.Disposable.from(saved, changed);
 }

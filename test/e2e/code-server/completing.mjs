@@ -251,6 +251,8 @@ export async function completingChecks({ page, wb, workspace, run, helpers }) {
     await page.keyboard.type("input.repo", { delay: 30 });
     await suggestClosed();
     await wb.escape();
+    // the closing lands a moment after the keys (the extension host's edit; later on a busy machine)
+    await page.locator(".view-line", { hasText: /\{\{\s+input\.repo\s+\}\}Release/ }).first().waitFor({ timeout: 5_000 }).catch(() => {});
     const text = await save(lwir, before);
     const typed = text.split("\n")[i];
     if (!typed.includes('"prompt": "{{ input.repo }}')) throw new Error(`the typed line is ${json(typed)}`);
@@ -272,6 +274,7 @@ export async function completingChecks({ page, wb, workspace, run, helpers }) {
     await page.keyboard.type("input.ticket", { delay: 30 });
     await suggestClosed();
     await wb.escape();
+    await page.locator(".view-line", { hasText: /\{\{\s+input\.ticket\s+\}\}Classify/ }).first().waitFor({ timeout: 5_000 }).catch(() => {});
     const yamlLine = (await save(yaml, ENTER_YAML)).split("\n")[p];
     if (!yamlLine.includes('prompt: "{{ input.ticket }}Classify')) throw new Error(`in YAML the typed line is ${json(yamlLine)}`);
     await fresh(yaml, ENTER_YAML);
