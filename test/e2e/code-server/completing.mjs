@@ -262,6 +262,8 @@ export async function completingChecks({ page, wb, workspace, run, helpers }) {
     await page.keyboard.type("{{ input.repo }}", { delay: 90 });
     await suggestClosed();
     await wb.escape();
+    // (what was typed twice is removed from the extension host: a moment later)
+    await page.locator(".view-line", { hasText: /"\{\{\s\binput\.repo\s\}\}Release/ }).first().waitFor({ timeout: 5_000 }).catch(() => {});
     const whole = (await save(lwir, before)).split("\n")[i];
     if (!whole.includes('"prompt": "{{ input.repo }}Release')) throw new Error(`typing the whole {{ input.repo }} gave ${json(whole)}`);
     await fresh(lwir, before);
@@ -282,6 +284,7 @@ export async function completingChecks({ page, wb, workspace, run, helpers }) {
     await page.keyboard.type("{{ input.ticket }}", { delay: 90 });
     await suggestClosed();
     await wb.escape();
+    await page.locator(".view-line", { hasText: /"\{\{\s\binput\.ticket\s\}\}Classify/ }).first().waitFor({ timeout: 5_000 }).catch(() => {});
     const wholeYaml = (await save(yaml, ENTER_YAML)).split("\n")[p];
     if (!wholeYaml.includes('prompt: "{{ input.ticket }}Classify')) throw new Error(`in YAML typing the whole {{ input.ticket }} gave ${json(wholeYaml)}`);
     // another JSON file: nothing added
