@@ -9,7 +9,7 @@
 // the user is still typing the expression's first word), and each character typed over is removed
 // until the removal gets through.
 import * as vscode from "vscode";
-import { closeTemplate, spaceTemplate, typedSinceOpening, yamlEnterColumn } from "./typingRules";
+import { closeTemplate, closeYamlTemplate, spaceTemplate, typedSinceOpening, yamlEnterColumn } from "./typingRules";
 import { followChange, startTypeOver, type TypeOverState } from "./typeOver";
 
 const LWIR_NAME = /\.lwir\.(json|ya?ml)$/i;
@@ -31,6 +31,7 @@ const NO_UNDO_STOP = { undoStopBefore: false, undoStopAfter: false };
 /** The closing the aid is placing: the change it expects to see when VS Code applies it. */
 interface Placing {
   from: number;
+  /** VS Code closed the braces itself (YAML): only the spaces are ours. */
   yaml: boolean;
   /** Where the user's cursor is, followed through the keys typed since (the editor's selection may lag behind the change events). */
   cursor: number;
@@ -131,12 +132,16 @@ export function registerTypingAids(): vscode.Disposable {
       return;
     }
     if (change.text === "{}" || change.text === "{") {
-      // YAML: VS Code closed the brace (a change of `{}`, or `{` typed before the `}` it closed earlier)
+      // YAML: VS Code closed the brace (a change of `{}`, or `{` typed before the `}` it closed earlier);
+      // it does not before a word (`{{` typed before `Classify`): then the closing is ours, as in JSON
       if (languageId !== "yaml" || change.rangeLength !== 0) return;
       const cursor = change.range.start.translate(0, 1);
-      if (!isLwir(e.document) || !spaceTemplate(e.document.lineAt(cursor.line).text, cursor.character)) return;
+      const line = e.document.lineAt(cursor.line).text;
+      const closedByEditor = spaceTemplate(line, cursor.character) !== undefined;
+      if (!closedByEditor && (change.text !== "{" || !closeYamlTemplate(line, cursor.character))) return;
+      if (!isLwir(e.document)) return;
       const at = e.document.offsetAt(cursor);
-      place(e.document, { from: at - 2, yaml: true, cursor: at, tries: 0 });
+      place(e.document, { from: at - 2, yaml: closedByEditor, cursor: at, tries: 0 });
       return;
     }
     if (languageId === "yaml" && /^\r?\n[ \t]*$/.test(change.text)) {

@@ -33,6 +33,16 @@ export function closeTemplate(line: string, cursor: number): { before: string; a
 }
 
 /**
+ * After a `{` typed in a YAML document where VS Code did not close it (it does not before a word): whether
+ * that made a `{{` to close as in JSON. Not after a third `{`, nor where `}}` already follows, nor in a comment.
+ */
+export function closeYamlTemplate(line: string, cursor: number): boolean {
+  if (cursor < 2 || line.slice(cursor - 2, cursor) !== "{{" || line[cursor - 3] === "{") return false;
+  if (/(^|\s)#/.test(line.slice(0, cursor - 2))) return false;
+  return !/^\s*\}\}/.test(line.slice(cursor));
+}
+
+/**
  * After a `{` typed in a YAML document, where VS Code closed both braces (`{{|}}`): the spaces to put
  * around the cursor, so that YAML gives `{{ | }}` as JSON does; else undefined.
  */

@@ -1,7 +1,7 @@
 // client/src/typingRules.ts: `{{` closing in JSON strings and the column Enter goes to in YAML steps.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { closeTemplate, inJsonString, spaceTemplate, typedSinceOpening, yamlEnterColumn } from "../../client/src/typingRules";
+import { closeTemplate, closeYamlTemplate, inJsonString, spaceTemplate, typedSinceOpening, yamlEnterColumn } from "../../client/src/typingRules";
 
 test("`{{` typed inside a JSON string closes to `{{ | }}`", () => {
   const line = '      "prompt": "Summarize {{';
@@ -63,9 +63,20 @@ test("the aid's `{{ | }}` may land after the keys typed since `{{`, unless the u
   assert.equal(typedSinceOpening('"prompt": "{{"', from, from + 2, false), "");
   assert.equal(typedSinceOpening('"p": "{{ inp"', 6, 12, false), undefined, "a space typed: the user closes it themselves");
   assert.equal(typedSinceOpening('"p": "{{inp }}"', 6, 11, false), undefined, "closed already");
-  assert.equal(typedSinceOpening('"p": "{{inp"', 6, 10, false), undefined, "the cursor is not after what was typed");
+  assert.equal(typedSinceOpening('"p": "{{Release"', 6, 8, false), "", "`{{` typed before a word: the word stays after the closing");
+  assert.equal(typedSinceOpening('"p": "{{inRelease"', 6, 10, false), "in");
   assert.equal(typedSinceOpening('"p": "{{in"p', 6, 11, false), undefined, "a quote typed");
   const yaml = 'prompt: "{{inp}}"';
   assert.equal(typedSinceOpening(yaml, 9, 14, true), "inp");
   assert.equal(typedSinceOpening('prompt: "{{inp"', 9, 14, true), undefined, "VS Code's closing is gone");
+});
+
+test("YAML: `{{` typed before a word (VS Code closes nothing there) closes as in JSON; not in a comment, not where `}}` follows", () => {
+  const line = '    prompt: "{{Classify';
+  assert.equal(closeYamlTemplate(line, line.indexOf("{{") + 2), true);
+  assert.equal(closeYamlTemplate("    prompt: {{", 14), true);
+  assert.equal(closeYamlTemplate("    # see {{", 12), false);
+  assert.equal(closeYamlTemplate('    prompt: "{{ }}"', 15), false);
+  assert.equal(closeYamlTemplate('    prompt: "{{{', 16), false);
+  assert.equal(closeYamlTemplate('    prompt: "a {', 16), false);
 });
