@@ -335,10 +335,11 @@ export async function completingChecks({ page, wb, workspace, run, helpers }) {
     const outline = page.locator(".outline-pane");
     await outline.locator(".monaco-list-row").first().waitFor();
     const topKeys = Object.keys(JSON.parse(text));
-    await outline.locator('.monaco-list-row[aria-level="1"] .label-name', { hasText: new RegExp(`^${escapeRe(topKeys[topKeys.length - 1])}$`) }).first().waitFor();
+    // the list draws only the rows in view (the sidebar's outline is short): those must be the document's first keys
+    await outline.locator('.monaco-list-row[aria-level="1"] .label-name', { hasText: new RegExp(`^${escapeRe(topKeys[2])}$`) }).first().waitFor();
     const top = await outline.locator('.monaco-list-row[aria-level="1"] .label-name').allTextContents();
     const names = top.map((t) => t.trim());
-    if (names.some((n) => /^(LWIR|JSON Language Features)$/.test(n)) || JSON.stringify(names) !== JSON.stringify(topKeys)) {
+    if (names.some((n) => /^(LWIR|JSON Language Features)$/.test(n)) || JSON.stringify(names) !== JSON.stringify(topKeys.slice(0, names.length))) {
       throw new Error(`the outline's top level is ${json(names)}, expected the document's keys ${json(topKeys)}`);
     }
     await page.locator(".monaco-editor").first().click();
