@@ -4,7 +4,9 @@
 //   margin, every time (repeated: the race this guards against showed in about 1 try in 4).
 // - The status bar, the code lens, the editor tab's badge and the Problems panel tell the same story:
 //   while a problem is held ("typing…", no WorkflowVersion, no squiggle), and once it shows; and on the
-//   real sp500 workflow (1 error and 3 warnings: 4 everywhere).
+//   real sp500 workflow (1 error and 3 warnings: 4 everywhere). VS Code redraws a code lens a few hundred
+//   ms after it is told (its own delay, longer on a busy machine): the lens may lag the status bar by
+//   that much, still saying what it said before, never something else.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LWIR_STATUS, oneLine } from "./workbench.mjs";
@@ -150,6 +152,7 @@ export async function quietChecks({ page, wb, workspace, run }) {
         for (let k = 1; k < at.line; k++) await page.keyboard.press("ArrowDown");
         for (let k = 1; k < at.col; k++) await page.keyboard.press("ArrowRight");
         await wb.waitForCursor(at.line, at.col);
+        const lensBefore = await lensTexts();
         await page.keyboard.press("Shift+End");
         await page.keyboard.type(trial.typed, { delay: KEY_DELAY_MS });
         const typedAt = Date.now();
@@ -180,11 +183,17 @@ export async function quietChecks({ page, wb, workspace, run }) {
         const what = `round ${round + 1}, ${trial.name}`;
         if (early > 0) failures.push(`${what}: squiggled while being typed (500 ms after the last key)`);
         if (shownAfter < 0) failures.push(`${what}: no squiggle ${PAUSE_MS + MARGIN_MS} ms after the last key (status bar ${json(await wb.lwirStatus())})`);
-        if (!/typing…/.test(statusWhileTyping) || !lensWhileTyping.some((t) => t.includes("typing…"))) failures.push(`${what}: while the token's problem was held the status bar said ${json(statusWhileTyping)} and the lens ${json(lensWhileTyping)} (both must say typing…)`);
+        // VS Code redraws a lens some hundred ms after it is told (more on a busy machine): meanwhile the lens
+        // may still say what it said before the edit, but never a count the held state contradicts
+        const lensAgrees = lensWhileTyping.some((t) => t.includes("typing…")) || JSON.stringify(lensWhileTyping) === JSON.stringify(lensBefore);
+        if (!/typing…/.test(statusWhileTyping) || !lensAgrees) failures.push(`${what}: while the token's problem was held the status bar said ${json(statusWhileTyping)} and the lens ${json(lensWhileTyping)} (the status must say typing…, the lens typing… or still ${json(lensBefore)})`);
         if (shownAfter >= 0) {
           // settled: the status bar's count, the lens's and the badge's are the Problems panel's errors + warnings
           await page.locator(LWIR_STATUS, { hasText: /LWIR: \d+ problems?$/ }).waitFor({ timeout: 3000 }).catch(() => {});
           const status = await wb.lwirStatus();
+          const settled = /LWIR: (\d+ problems?)$/.exec(status)?.[1];
+          // the lens follows within VS Code's redraw delay
+          if (settled) await page.locator(".codelens-decoration", { hasText: new RegExp(`^\\s*${settled}\\s*$`) }).first().waitFor({ timeout: 3000 }).catch(() => {});
           const lens = await lensTexts();
           const badge = await page.evaluate(tabBadge);
           const n = Number(/LWIR: (\d+) problems?/.exec(status)?.[1] ?? NaN);
