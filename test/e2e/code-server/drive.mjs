@@ -140,6 +140,8 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
   const hoverSquiggleOf = async (f) => {
     await wb.escape();
     await wb.open(BROKEN);
+    // the keys go to the editor, not to a hover or link left focused by a check before
+    await page.locator(".editor-group-container.active .monaco-editor .view-lines").first().click();
     await wb.goto(f.range.start.line + 1, f.range.start.character + 1);
     const cursor = await wb.cursorBox();
     const squiggles = await page.locator(".monaco-editor.focused .squiggly-error").evaluateAll((els) =>
