@@ -233,7 +233,7 @@ function segmentEnd(s: string, i: number, limit = s.length): number {
  * Offset just after the closing quote of the literal whose opening quote is at `i`, or -1 when it
  * is not closed. A backslash escapes any next character (5.4).
  */
-function stringLiteralEnd(s: string, i: number, limit = s.length): number {
+export function stringLiteralEnd(s: string, i: number, limit = s.length): number {
   const q = s.charCodeAt(i);
   let j = i + 1;
   while (j < limit) {
@@ -246,7 +246,7 @@ function stringLiteralEnd(s: string, i: number, limit = s.length): number {
 }
 
 /** Value of a closed literal: backslash + any character stands for that character. */
-function decodeStringLiteral(raw: string): string {
+export function decodeStringLiteral(raw: string): string {
   let out = "";
   for (let j = 1; j < raw.length - 1; j++) {
     if (raw.charCodeAt(j) === 92 && j + 1 < raw.length - 1) j++;
