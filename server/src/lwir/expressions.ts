@@ -834,7 +834,7 @@ class Parser {
 }
 
 /** Cheap pre-check so deep nesting is refused before any recursion (keeps the stack and the work bounded). */
-function nestingTooDeep(body: string): boolean {
+export function nestingTooDeep(body: string): boolean {
   let depth = 0;
   for (let i = 0; i < body.length; i++) {
     const c = body.charCodeAt(i);

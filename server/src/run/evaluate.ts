@@ -9,13 +9,14 @@ import {
   FORBIDDEN_SEGMENTS,
   MAX_EXPRESSION_NESTING,
   decodeStringLiteral,
+  nestingTooDeep,
   parseExpression,
   refusedExpression,
   scanTemplates,
   stringLiteralEnd,
 } from "../lwir/expressions";
-import { stepsMap, type EvalContext, type StepEnvelope } from "./context";
-import { EAGER_FUNCTIONS, EvalFailure, fail, isFunctionName } from "./functions";
+import type { EvalContext, StepEnvelope } from "./context";
+import { EAGER_FUNCTIONS, EvalFailure, fail, isFunctionName, refuse } from "./functions";
 import { compare, describeValue, truthy, type ComparisonOp } from "./values";
 
 export type EvalResult = { ok: true; value: unknown } | { ok: false; error: EvalError };
@@ -31,7 +32,12 @@ export interface EvalError {
   template?: string;
   /** Where in a walked value (resolveValue) the string or key is: keys and indexes from the value's root. */
   path?: (string | number)[];
+  /** True when LWIR Tools did not evaluate the input (nested past its bounds): `runtime` is then empty. */
+  limit?: true;
 }
+
+/** Values nested deeper than this are not walked (the document layer refuses deeper documents anyway). */
+export const MAX_VALUE_DEPTH = 5000;
 
 /** One string (1.3–1.7): a template-only string gives the raw value, others text. */
 export function evaluateTemplate(template: string, context: EvalContext): EvalResult {
@@ -53,11 +59,12 @@ function guarded(run: () => unknown, where: { template?: string; path?: (string 
   try {
     return { ok: true, value: run() };
   } catch (e) {
+    // A RangeError here is the engine's stack running out on deeply nested data (stringified, joined).
     const error: EvalError =
       e instanceof EvalFailure
-        ? { message: e.message, runtime: e.runtime, ...(e.expression !== undefined ? { expression: e.expression } : {}) }
+        ? { message: e.message, runtime: e.runtime, ...(e.expression !== undefined ? { expression: e.expression } : {}), ...(e.limit ? { limit: true as const } : {}) }
         : e instanceof RangeError
-          ? { message: "The value is nested too deeply to evaluate.", runtime: `RangeError: ${e.message}` }
+          ? { message: "The value is nested too deeply for LWIR Tools to evaluate.", runtime: "", limit: true }
           : { message: `The evaluation failed: ${e instanceof Error ? e.message : String(e)}.`, runtime: String(e) };
     const template = e instanceof EvalFailure && e.template !== undefined ? e.template : where.template;
     if (template !== undefined) error.template = template;
@@ -66,6 +73,8 @@ function guarded(run: () => unknown, where: { template?: string; path?: (string 
   }
 }
 
+const NESTED_TOO_DEEPLY = `The expression is nested more than ${MAX_EXPRESSION_NESTING} levels deep; LWIR Tools does not evaluate it.`;
+
 // ---------------------------------------------------------------------------------------------
 // Scanning at top level (2.2): outside quotes, outside ( ) and [ ]; an unmatched closer gives up.
 
@@ -73,10 +82,13 @@ const CH_QUOTE = 34;
 const CH_APOS = 39;
 const CH_BACKSLASH = 92;
 
-/** Calls `hit(i)` at each top-level position until it returns true; false when the scan gives up (an unmatched `)` or `]`). */
-function scanTopLevel(text: string, hit: (i: number) => boolean): boolean {
+/**
+ * Calls `hit(i)` at each top-level position from `from` (which must be at top level) until it returns
+ * true; false when the scan gives up (an unmatched `)` or `]`).
+ */
+function scanTopLevel(text: string, hit: (i: number) => boolean, from = 0): boolean {
   let depth = 0;
-  let i = 0;
+  let i = from;
   const n = text.length;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -121,9 +133,12 @@ function splitTopLevel(text: string, sep: string): string[] {
 
 const COMPARISON_OPS: readonly ComparisonOp[] = ["===", "!==", ">=", "<=", "==", "!=", ">", "<"];
 
-/** The leftmost top-level comparison operator (the longest spelling at that position first), or undefined. */
-function findComparison(text: string): { at: number; op: ComparisonOp } | undefined {
+const COMPARISON_CHARS = /[<>=!]/;
+
+/** The leftmost top-level comparison operator from `from` on (the longest spelling at a position first), or undefined. */
+function findComparison(text: string, from: number): { at: number; op: ComparisonOp } | undefined {
   let found: { at: number; op: ComparisonOp } | undefined;
+  if (from === 0 && !COMPARISON_CHARS.test(text)) return undefined;
   scanTopLevel(text, (i) => {
     const c = text.charCodeAt(i);
     if (c !== 60 && c !== 62 && c !== 61 && c !== 33) return false;
@@ -134,7 +149,7 @@ function findComparison(text: string): { at: number; op: ComparisonOp } | undefi
       }
     }
     return false;
-  });
+  }, from);
   return found;
 }
 
@@ -228,21 +243,21 @@ function unsupported(text: string): never {
   return fail(`Unsupported expression: ${text}`, refusedExpression(text, reason ?? "the runtime cannot read it"));
 }
 
-/** 2.2's "could not be resolved" text: what the value at the failing segment is. */
+/** Why a segment cannot be read from `v`, as the end of a sentence whose subject is the path before it. */
 function whyUnreadable(v: unknown, seg: string | number): string {
   if (typeof seg === "number") {
-    if (Array.isArray(v)) return `it has ${v.length} ${v.length === 1 ? "element" : "elements"}, so there is no element ${seg}`;
-    if (isPlainObject(v)) return `it is an object, and [${seg}] reads arrays only (write ["${seg}"] for a key)`;
+    if (Array.isArray(v)) return `has ${v.length} ${v.length === 1 ? "element" : "elements"}, so there is no element ${seg}`;
+    if (isPlainObject(v)) return `is an object, and [${seg}] reads arrays only (write ["${seg}"] for a key)`;
   } else {
     if (isPlainObject(v)) {
       const keys = Object.keys(v);
       const list = keys.length === 0 ? "it has none" : `it has ${keys.slice(0, 8).map((k) => JSON.stringify(k)).join(", ")}${keys.length > 8 ? ", …" : ""}`;
-      return `it has no property "${seg}" (${list})`;
+      return `has no property "${seg}" (${list})`;
     }
-    if (Array.isArray(v)) return seg === "length" ? "it is an array, which has no properties (len() gives its length)" : `it is an array, which has no properties (read an element with [0])`;
-    if (typeof v === "string" && seg === "length") return "it is a text, which has no properties (len() gives its length)";
+    if (Array.isArray(v)) return seg === "length" ? "is an array, which has no properties (len() gives its length)" : "is an array, which has no properties (read an element with [0])";
+    if (typeof v === "string" && seg === "length") return "is a text, which has no properties (len() gives its length)";
   }
-  return `it is ${describeValue(v)}`;
+  return `is ${describeValue(v)}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -251,12 +266,14 @@ function whyUnreadable(v: unknown, seg: string | number): string {
 const SKIPPED_BY_COALESCE = ["could not be resolved", "references incomplete step"];
 
 class Evaluator {
+  /** Read with own-property tests only, so an ordinary object works as well as a null-prototype map. */
   private readonly steps: Record<string, StepEnvelope>;
   constructor(private readonly context: EvalContext) {
-    this.steps = stepsMap(context.steps);
+    this.steps = context.steps !== null && typeof context.steps === "object" ? context.steps : (Object.create(null) as Record<string, StepEnvelope>);
   }
 
   walk(value: unknown, path: (string | number)[], depth: number): unknown {
+    if (depth > MAX_VALUE_DEPTH) refuse(`The value is nested more than ${MAX_VALUE_DEPTH} levels deep; LWIR Tools does not evaluate it.`);
     if (typeof value === "string") {
       try {
         return this.template(value);
@@ -316,6 +333,8 @@ class Evaluator {
   /** One body; the failure is marked with it. */
   body(body: string): unknown {
     try {
+      // Refused before any work, so a hostile body costs one pass (the validator refuses it too).
+      if (nestingTooDeep(body)) refuse(NESTED_TOO_DEEPLY);
       return this.expr(body, 0);
     } catch (e) {
       if (e instanceof EvalFailure && e.expression === undefined) e.expression = body.trim();
@@ -326,9 +345,7 @@ class Evaluator {
   private expr(raw: string, depth: number): unknown {
     const text = raw.trim();
     if (text === "") fail("Unsupported empty expression.", "An expression is empty (nothing between the operators, the commas or the braces).");
-    if (depth > MAX_EXPRESSION_NESTING) {
-      fail("(not evaluated)", `The expression is nested too deeply (more than ${MAX_EXPRESSION_NESTING} levels); LWIR Tools does not evaluate it.`);
-    }
+    if (depth > MAX_EXPRESSION_NESTING) refuse(NESTED_TOO_DEEPLY);
     const ors = splitTopLevel(text, "||");
     if (ors.length > 1) {
       for (const part of ors) if (truthy(this.expr(part, depth))) return true;
@@ -346,16 +363,17 @@ class Evaluator {
   private comparison(text: string, depth: number): unknown {
     const values: unknown[] = [];
     const ops: ComparisonOp[] = [];
-    let rest = text;
+    // Offsets rather than slices of the rest: a chain of many operators stays linear.
+    let from = 0;
     for (;;) {
-      const found = findComparison(rest);
+      const found = findComparison(text, from);
       if (!found) {
-        values.push(this.side(rest, depth));
+        values.push(this.side(text.slice(from), depth));
         break;
       }
-      values.push(this.side(rest.slice(0, found.at), depth));
+      values.push(this.side(text.slice(from, found.at), depth));
       ops.push(found.op);
-      rest = rest.slice(found.at + found.op.length);
+      from = found.at + found.op.length;
     }
     let v = values[values.length - 1];
     for (let k = ops.length - 1; k >= 0; k--) v = compare(ops[k] as ComparisonOp, values[k], v);

@@ -13,11 +13,18 @@ export class EvalFailure {
   constructor(
     readonly runtime: string,
     readonly message: string,
+    /** A limit of LWIR Tools, not an error of the runtime. */
+    readonly limit = false,
   ) {}
 }
 
 export function fail(runtime: string, message: string): never {
   throw new EvalFailure(runtime, message);
+}
+
+/** Input past one of our bounds (nesting): not evaluated, so neither a value nor the runtime's error. */
+export function refuse(message: string): never {
+  throw new EvalFailure("", message, true);
 }
 
 type Fn = (args: unknown[]) => unknown;
