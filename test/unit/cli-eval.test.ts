@@ -76,7 +76,7 @@ describe("lwir eval: the built CLI", () => {
     assert.equal(r.stdout, "");
     assert.equal(
       r.stderr,
-      'lwir: input.nmae cannot be read: input has no property "nmae" (it has "name", "tags", "n").\n' +
+      'lwir: Cannot read input.nmae: input has no property "nmae" (it has "name", "tags", "n").\n' +
         "  expression: {{ input.nmae }}\n" +
         "  the runtime's error: Expression 'input.nmae' could not be resolved at 'nmae'.\n",
     );
@@ -167,7 +167,7 @@ describe("lwir eval --jsonl", () => {
     assert.match(out[3].error as string, /must be an object/);
     assert.match(out[4].error as string, /needs a template/);
     assert.match(out[5].error as string, /unknown key "extra"/);
-    assert.deepEqual(out[6], { error: "len() takes a text, an array or an object, not the number 3.", runtime: "len() supports strings, arrays, and objects.", expression: "len(input)" });
+    assert.deepEqual(out[6], { error: "The value given to len() must be a text, an array or an object, not the number 3.", runtime: "len() supports strings, arrays, and objects.", expression: "len(input)" });
     assert.deepEqual(out[7], { value: null });
     assert.match(out[8].error as string, /unknown key "inputs"/);
     assert.deepEqual(Object.keys(out[9]), ["error", "limit", "expression"]);
