@@ -245,14 +245,16 @@ export function stringLiteralEnd(s: string, i: number, limit = s.length): number
   return -1;
 }
 
-/** Value of a closed literal: backslash + any character stands for that character. */
+/** Value of a closed literal: backslash + any character stands for that character. Copied in slices (a literal may be megabytes long). */
 export function decodeStringLiteral(raw: string): string {
+  const end = raw.length - 1;
   let out = "";
-  for (let j = 1; j < raw.length - 1; j++) {
-    if (raw.charCodeAt(j) === 92 && j + 1 < raw.length - 1) j++;
-    out += raw[j];
+  let from = 1;
+  for (let i = raw.indexOf("\\", 1); i >= 0 && i + 1 < end; i = raw.indexOf("\\", from)) {
+    out += raw.slice(from, i) + raw[i + 1];
+    from = i + 2;
   }
-  return out;
+  return out + raw.slice(from, end);
 }
 
 function snippet(text: string, max = 60): string {

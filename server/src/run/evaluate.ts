@@ -167,6 +167,15 @@ interface Segment {
   start: number;
 }
 
+/** `[A-Za-z_$]` */
+function isNameStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+}
+/** `[A-Za-z0-9_$-]` */
+function isNameChar(c: number): boolean {
+  return isNameStart(c) || (c >= 48 && c <= 57) || c === 45;
+}
+
 /** 4.1: a root and its segments, or undefined when the text is not a path. */
 function parsePath(text: string): { root: string; segments: Segment[] } | undefined {
   const m = ROOT_RE.exec(text);
@@ -178,8 +187,8 @@ function parsePath(text: string): { root: string; segments: Segment[] } | undefi
     const c = text.charCodeAt(i);
     if (c === 46 /* . */) {
       let j = i + 1;
-      if (j >= n || !/[A-Za-z_$]/.test(text[j] as string)) return undefined;
-      while (j < n && /[A-Za-z0-9_$-]/.test(text[j] as string)) j++;
+      if (j >= n || !isNameStart(text.charCodeAt(j))) return undefined;
+      while (j < n && isNameChar(text.charCodeAt(j))) j++;
       const name = text.slice(i + 1, j);
       if (FORBIDDEN_SEGMENTS.has(name)) return undefined;
       segments.push({ value: name, start: i });
