@@ -245,6 +245,29 @@ export function stringLiteralEnd(s: string, i: number, limit = s.length): number
   return -1;
 }
 
+/**
+ * Offset of the ")" or "]" that closes the "(" or "[" at `open` (one depth counter for both, quoted text
+ * skipped), or -1 when none does before `end` or a quote is never closed. The validator's call parsing and
+ * the dry run's evaluator (server/src/run/) find the end of a call this way.
+ */
+export function matchingClose(s: string, open: number, end = s.length): number {
+  let depth = 0;
+  let i = open;
+  while (i < end) {
+    const c = s.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      const e = stringLiteralEnd(s, i, end);
+      if (e < 0) return -1;
+      i = e;
+      continue;
+    }
+    if (c === 40 || c === 91) depth++;
+    else if ((c === 41 || c === 93) && --depth === 0) return i;
+    i++;
+  }
+  return -1;
+}
+
 /** Value of a closed literal: backslash + any character stands for that character. Copied in slices (a literal may be megabytes long). */
 export function decodeStringLiteral(raw: string): string {
   const end = raw.length - 1;
@@ -717,28 +740,7 @@ class Parser {
   private parseCall(start: number, end: number, name: string, open: number, depth: number): ExprNode {
     const s = this.src;
     const nameEnd = start + name.length;
-    // The ")" closing this "(" (one depth counter for ( and [, quotes skipped).
-    let close = -1;
-    let d = 0;
-    let i = open;
-    while (i < end) {
-      const c = s.charCodeAt(i);
-      if (c === 34 || c === 39) {
-        const e = stringLiteralEnd(s, i, end);
-        if (e < 0) break;
-        i = e;
-        continue;
-      }
-      if (c === 40 || c === 91) d++;
-      else if (c === 41 || c === 93) {
-        d--;
-        if (d === 0) {
-          close = i;
-          break;
-        }
-      }
-      i++;
-    }
+    const close = matchingClose(s, open, end);
     const argsEnd = close < 0 ? end : close;
     const args: ExprNode[] = [];
     const [ia, ib] = this.trim(open + 1, argsEnd);

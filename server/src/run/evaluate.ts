@@ -9,6 +9,7 @@ import {
   FORBIDDEN_SEGMENTS,
   MAX_EXPRESSION_NESTING,
   decodeStringLiteral,
+  matchingClose,
   nestingTooDeep,
   parseExpression,
   refusedExpression,
@@ -214,33 +215,6 @@ function parsePath(text: string): { root: string; segments: Segment[] } | undefi
   return { root: m[0], segments };
 }
 
-/** The `)` closing the `(` at `open` (quotes skipped, one counter for ( and [), or -1. */
-function closingParen(text: string, open: number): number {
-  let depth = 0;
-  let close = -1;
-  let i = open;
-  const n = text.length;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === CH_QUOTE || c === CH_APOS) {
-      const e = stringLiteralEnd(text, i);
-      if (e < 0) return -1;
-      i = e;
-      continue;
-    }
-    if (c === 40 || c === 91) depth++;
-    else if (c === 41 || c === 93) {
-      depth--;
-      if (depth === 0) {
-        close = c === 41 ? i : -1;
-        break;
-      }
-    }
-    i++;
-  }
-  return close;
-}
-
 const hasOwn = (o: object, k: PropertyKey): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -411,7 +385,9 @@ class Evaluator {
     const head = CALL_HEAD_RE.exec(text);
     if (head) {
       const open = head[0].length - 1;
-      if (closingParen(text, open) !== text.length - 1) unsupported(text);
+      // the ")" closing this "(" must end the operand
+      const close = matchingClose(text, open);
+      if (close !== text.length - 1 || text.charCodeAt(close) !== 41) unsupported(text);
       return this.call(head[1] as string, text.slice(open + 1, -1), depth);
     }
     const path = parsePath(text);
