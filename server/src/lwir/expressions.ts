@@ -84,8 +84,8 @@ export const EXPRESSION_ROOTS: ReadonlyArray<{ name: string; doc: string }> = [
     doc: "Results of other steps: `steps.<id>.output` (single-visit result), `steps.<id>.lastOutput` (latest visit, falling back to output) or `steps.<id>.allVisits` (array of all visits). The step must be listed in this step's `needs`.",
   },
   { name: "item", doc: "The current element of the parallel step's `items` (only inside a parallel body)." },
-  { name: "workflow", doc: "The whole LWIR document at run time." },
-  { name: "step", doc: "A run-time object describing the current step (its shape is defined by the runtime)." },
+  { name: "workflow", doc: "The whole LWIR document as written (`workflow.metadata.name`)." },
+  { name: "step", doc: "The current step's own definition as the document writes it (`step.id`, `step.uses`, `step.with.prompt` with its templates unresolved)." },
 ];
 
 /** Segment names refused by the grammar (5.4), as dot segments and as quoted bracket indexes. */
