@@ -6,6 +6,7 @@ import { ConfigLookup } from "./cli/config";
 import { useNodeSha256 } from "./nodeSha256";
 import { checkBytes, checkFile, isFailure } from "./cli/check";
 import { runGraph } from "./cli/graph";
+import { runEval } from "./cli/eval";
 import { collectFiles } from "./cli/files";
 import { fixBytes, fixFile, type FixOptions } from "./cli/fix";
 import { formatGithub } from "./cli/format-github";
@@ -47,6 +48,13 @@ async function run(argv: readonly string[]): Promise<number> {
     case "graph": {
       const stdin = command.file === "-" ? await readStdin() : undefined;
       const result = runGraph(command, command.color ?? shouldColor(process.env, process.stderr.isTTY === true), stdin);
+      if (result.stderr) process.stderr.write(result.stderr);
+      if (result.stdout) process.stdout.write(result.stdout);
+      return result.code;
+    }
+    case "eval": {
+      const raw = command.jsonl || command.context === "-" ? await readStdin() : undefined;
+      const result = runEval(command, raw instanceof Uint8Array ? Buffer.from(raw).toString("utf8") : raw);
       if (result.stderr) process.stderr.write(result.stderr);
       if (result.stdout) process.stdout.write(result.stdout);
       return result.code;

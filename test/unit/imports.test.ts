@@ -155,3 +155,20 @@ describe("the client and the server share one protocol module", () => {
     assert.deepEqual(imports.map((i) => i.specifier), ["./graph/layout", "./graph/model"]);
   });
 });
+
+describe("the dry run's layer (server/src/run/)", () => {
+  const local = (dir: string) => sourceFiles(dir).flatMap((f) => importsOf(f)).map((i) => ({ ...i, target: relative(".", resolve(dirname(i.file), i.specifier)) }));
+
+  test("run/ is pure: it imports lwir/ and itself only, no package and no node: module", () => {
+    const imports = local(join("server", "src", "run"));
+    assert.ok(imports.some((i) => i.target.startsWith(join("server", "src", "lwir"))), "the scan sees run/'s imports of lwir/");
+    const allowed = [join("server", "src", "run"), join("server", "src", "lwir"), join("server", "src", "document")];
+    assert.deepEqual(imports.filter((i) => !i.specifier.startsWith(".") || !allowed.some((a) => i.target.startsWith(a)))
+      .map((i) => `${relative(".", i.file)}: ${i.specifier}`), []);
+  });
+
+  test("lwir/ never imports run/ (the format knows nothing of running it)", () => {
+    const imports = local(join("server", "src", "lwir"));
+    assert.deepEqual(imports.filter((i) => i.target.startsWith(join("server", "src", "run"))).map((i) => `${relative(".", i.file)}: ${i.specifier}`), []);
+  });
+});

@@ -4,6 +4,7 @@ import { parseArgs as nodeParseArgs, type ParseArgsConfig } from "node:util";
 import { RULES } from "../lwir/codes";
 import { CONFIGURABLE_RULES, parseRuleOption, type RuleLevel } from "../service/rules";
 import type { FixKind } from "../service/codeActions";
+import type { EvalOptions } from "./eval";
 
 export type OutputFormat = "text" | "json" | "sarif" | "github";
 
@@ -56,12 +57,14 @@ export type Command =
   | { kind: "schema" }
   | ({ kind: "validate" } & ValidateOptions)
   | ({ kind: "graph" } & GraphOptions)
+  | ({ kind: "eval" } & EvalOptions)
   | { kind: "usage-error"; message: string };
 
 /** `lwir` alone, and after a usage error: the commands, and where the rest is. */
 export const SHORT_USAGE = `Usage: lwir validate [options] PATH...    check workflows (files, folders, 'glob/**' patterns, - for stdin)
        lwir graph [options] FILE|-         draw one workflow (Mermaid, DOT, SVG or JSON)
        lwir schema                         print the JSON Schema of LWIR
+       lwir eval TEMPLATE [--context FILE] evaluate a template as the runtime does
 Run lwir --help for every option.
 `;
 
@@ -71,6 +74,8 @@ export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--
        lwir validate --fix|--fix-dry-run [--fix-type problem|lint|all] [options] PATH...
        lwir graph [--format mermaid|dot|svg|json] [-o OUTPUT] [--stdin-filename NAME] FILE|-
        lwir schema      (prints the JSON Schema of LWIR, for editors without the LWIR server)
+       lwir eval TEMPLATE [--context FILE]
+       lwir eval --jsonl  (reads {"template": ..., "context": ...} lines on standard input)
 
 Checks LWIR workflows (little-workflow) with the same rules as the runtime's validator.
 A PATH is a file (checked whatever its name), a folder (searched recursively for
@@ -126,6 +131,17 @@ model, a documented contract). -o OUTPUT writes to a file; without --format its 
 (.svg, .dot or .gv, .json, else Mermaid). FILE - reads standard input (--stdin-filename NAME gives its
 name and format). A document with findings is still drawn (exit 1); one that does not parse gets its
 parse errors as lwir validate prints them (exit 1).
+
+lwir eval evaluates one template as the runtime would, with no model, tool or code run:
+  --context FILE        the values it reads, JSON (or YAML by extension; - for standard input):
+                        {"input": ..., "steps": {"ID": {"output": ..., "visits": [...]}},
+                         "step": ..., "workflow": ..., "item": ...}; each key optional, and
+                        item present means inside a parallel branch
+  --jsonl               read lines {"template": "...", "context": {...}} on standard input and
+                        write one line per line, in order: {"value": ...}, {"undefined": true}
+                        or {"error": "...", "runtime": "..."}; exit 0 once the input is read
+It prints the value as JSON (undefined as the word undefined) and exits 0, or prints the error
+the runtime would throw and exits 1; exit 2 for usage errors and a context that cannot be read.
 `;
 
 const FORMATS: readonly OutputFormat[] = ["text", "json", "sarif", "github"];
@@ -153,6 +169,8 @@ const OPTIONS = {
   output: { type: "string" },
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
+  context: { type: "string" },
+  jsonl: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const satisfies ParseArgsConfig["options"];
@@ -163,6 +181,7 @@ const VALIDATE_OPTIONS = new Set<OptionName>([
   "ignore-pattern", "fix", "fix-dry-run", "fix-type", "output-file", "color", "no-color",
 ]);
 const GRAPH_OPTIONS = new Set<OptionName>(["format", "output-file", "output", "stdin-filename", "color", "no-color"]);
+const EVAL_OPTIONS = new Set<OptionName>(["context", "jsonl"]);
 
 interface Token {
   name: OptionName;
@@ -206,6 +225,7 @@ export function parseArgs(argv: readonly string[]): Command {
   const [command, ...rest] = argv;
   if (command === "schema") return rest.length === 0 ? { kind: "schema" } : { kind: "usage-error", message: "lwir schema takes no argument" };
   if (command === "graph") return parseGraphArgs(rest);
+  if (command === "eval") return parseEvalArgs(rest);
   if (command !== "validate") {
     return { kind: "usage-error", message: command.startsWith("-") ? `unknown option ${command}` : `unknown command ${command}` };
   }
@@ -317,6 +337,26 @@ function parseGraphArgs(rest: readonly string[]): Command {
   if (files.length !== 1) return { kind: "usage-error", message: files.length === 0 ? "lwir graph needs a FILE (or - for standard input)" : "lwir graph draws one FILE at a time" };
   if (out.stdinFilename !== undefined && files[0] !== "-") return { kind: "usage-error", message: "--stdin-filename names standard input: give - as the FILE" };
   return { kind: "graph", file: files[0], ...out };
+}
+
+function parseEvalArgs(rest: readonly string[]): Command {
+  const parsed = tokenize(rest, EVAL_OPTIONS);
+  if ("error" in parsed) return { kind: "usage-error", message: parsed.error };
+  const out: EvalOptions = { jsonl: false };
+  for (const { name, value } of parsed.options) {
+    if (name === "jsonl") out.jsonl = true;
+    else if (name === "context") {
+      if (value === undefined || value === "") return { kind: "usage-error", message: "--context needs a file name (JSON, or YAML by extension; - for standard input)" };
+      out.context = value;
+    }
+  }
+  const templates = parsed.positionals;
+  if (out.jsonl) {
+    if (templates.length > 0 || out.context !== undefined) return { kind: "usage-error", message: "lwir eval --jsonl reads its templates and contexts from standard input: give no TEMPLATE and no --context" };
+    return { kind: "eval", ...out };
+  }
+  if (templates.length !== 1) return { kind: "usage-error", message: templates.length === 0 ? "lwir eval needs a TEMPLATE (quote it: lwir eval '{{ input.name }}' --context context.json)" : "lwir eval takes one TEMPLATE (quote it so the shell passes it as one argument)" };
+  return { kind: "eval", ...out, template: templates[0] };
 }
 
 /** The format of `lwir graph`: --format, else the output file's extension, else Mermaid. */
