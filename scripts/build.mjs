@@ -5,7 +5,7 @@
 //                                         the .vsix leaves .map files out, so a linked map would only dangle
 import { build } from "esbuild";
 import { existsSync, rmSync } from "node:fs";
-import { defines } from "./bundle.mjs";
+import { defines, noSchemaCompiler } from "./bundle.mjs";
 
 const production = process.argv.includes("--production");
 // Version, public home (package.json `repository`, none today), rule page base and the rule pages (SARIF's help).
@@ -40,7 +40,7 @@ module.exports = new Proxy({}, {
   },
 };
 const entries = [
-  { ...node, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+  { ...node, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, plugins: [noSchemaCompiler] },
   { ...node, entryPoints: ["server/src/serverLoader.ts"], outfile: "dist/server.js" },
   { ...node, entryPoints: ["server/src/node.ts"], outfile: "dist/server-main.js", plugins: [lazyBuiltins] },
   // The Node server's graph layout thread (server/src/graph/workerLayouter.ts loads it from beside server-main.js).

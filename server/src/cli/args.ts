@@ -54,6 +54,7 @@ export type Command =
   | { kind: "short-usage" }
   | { kind: "version" }
   | { kind: "schema" }
+  | { kind: "mcp" }
   | ({ kind: "validate" } & ValidateOptions)
   | ({ kind: "graph" } & GraphOptions)
   | { kind: "usage-error"; message: string };
@@ -62,6 +63,7 @@ export type Command =
 export const SHORT_USAGE = `Usage: lwir validate [options] PATH...    check workflows (files, folders, 'glob/**' patterns, - for stdin)
        lwir graph [options] FILE|-         draw one workflow (Mermaid, DOT, SVG or JSON)
        lwir schema                         print the JSON Schema of LWIR
+       lwir mcp                            serve the checks to coding agents (Model Context Protocol, stdio)
 Run lwir --help for every option.
 `;
 
@@ -71,6 +73,8 @@ export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--
        lwir validate --fix|--fix-dry-run [--fix-type problem|lint|all] [options] PATH...
        lwir graph [--format mermaid|dot|svg|json] [-o OUTPUT] [--stdin-filename NAME] FILE|-
        lwir schema      (prints the JSON Schema of LWIR, for editors without the LWIR server)
+       lwir mcp         (a Model Context Protocol server on standard input and output, for coding
+                        agents: docs/agents.md)
 
 Checks LWIR workflows (little-workflow) with the same rules as the runtime's validator.
 A PATH is a file (checked whatever its name), a folder (searched recursively for
@@ -206,6 +210,7 @@ export function parseArgs(argv: readonly string[]): Command {
   const [command, ...rest] = argv;
   if (command === "schema") return rest.length === 0 ? { kind: "schema" } : { kind: "usage-error", message: "lwir schema takes no argument" };
   if (command === "graph") return parseGraphArgs(rest);
+  if (command === "mcp") return rest.length === 0 ? { kind: "mcp" } : { kind: "usage-error", message: "lwir mcp takes no argument" };
   if (command !== "validate") {
     return { kind: "usage-error", message: command.startsWith("-") ? `unknown option ${command}` : `unknown command ${command}` };
   }
