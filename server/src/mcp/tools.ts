@@ -167,7 +167,8 @@ function findingsOf(report: FileReport, analysis: Analysis, rules: RuleLevels): 
     else byKey.set(key, [data]);
   }
   const doc = analysis.document;
-  const own = new Set(OWN_RULES.map((r) => r.code));
+  // Our own notices are the report's `notices`; parse errors and findings are what the runtime refuses.
+  const own = new Set<object>(report.notices ?? []);
   return problemsInSourceOrder(report).map((p) => {
     const data = byKey.get(`${p.code}\0${p.path === "" ? "$" : p.path}`)?.shift();
     const fixes: FindingFix[] = [];
@@ -183,7 +184,7 @@ function findingsOf(report: FileReport, analysis: Analysis, rules: RuleLevels): 
     const start = oneBased(p.range.start);
     const end = oneBased(p.range.end);
     return {
-      code: p.code, severity: p.severity, origin: own.has(p.code) ? "lwir" : "runtime", message: p.message, path: p.path,
+      code: p.code, severity: p.severity, origin: own.has(p) ? "lwir" : "runtime", message: p.message, path: p.path,
       line: start.line, column: start.column, endLine: end.line, endColumn: end.column,
       ...(fixes.length > 0 ? { fixes } : {}),
     };
