@@ -6,7 +6,8 @@
 //      a needs entry dropped, a step id misspelt in a reference (or in a needs entry or a decision target),
 //      `.output` read from a step that runs more than once, a `{{ }}` left unquoted in YAML, a model missing
 //      from permissions.models. A draft counts only when it is invalid (or, for the unquoted template, warned on).
-// Prints both rates, the rate of each kind of draft, and the codes that remain (those need a model's judgement).
+// Prints both rates, the rate of each kind of draft, the codes that remain (those need a model's judgement),
+// and the size of typical answers.
 //   npm run repair-rate                       (builds first)
 //   node bench/repair-rate.mjs [--json FILE]  (uses dist/cli.js as built)
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -205,6 +206,24 @@ for (const c of cases()) {
     }
   }
 }
+// The size of typical answers (the text content; the structured content is the same JSON), on examples/.
+const example = (name) => join(ROOT, "examples", name);
+const triage = readFileSync(example("support-triage.lwir.yaml"), "utf8").split("\n");
+const at = triage.findIndex((l) => l.includes("{{ steps.fetch-queue"));
+const SIZED = [
+  ["validate, a valid file", "validate", { path: example("support-triage.lwir.yaml") }],
+  ["validate, 4 findings", "validate", { path: example("broken-review.lwir.yaml") }],
+  ["fix, 2 fixes (the whole fixed text included)", "fix", { path: example("broken-review.lwir.yaml") }],
+  ["explain", "explain", { code: "step.undeclared_dependency" }],
+  ["graph (Mermaid), 7 steps", "graph", { path: example("support-triage.lwir.yaml") }],
+  ["complete after {{ steps.", "complete", { path: example("support-triage.lwir.yaml"), line: at + 1, column: triage[at].indexOf("steps.") + 7 }],
+  ["schema (one page)", "schema", {}],
+];
+const sizes = [];
+for (const [label, name, args] of SIZED) {
+  const result = await client.callTool({ name, arguments: args });
+  sizes.push([label, Buffer.byteLength(result.content.map((c) => c.text).join(""))]);
+}
 await client.close();
 
 const pct = (t) => (t.documents === 0 ? "-" : `${((100 * t.repaired) / t.documents).toFixed(1)}%`);
@@ -215,8 +234,9 @@ const lines = [
   `planner-typical drafts:   ${drafts.repaired} of ${drafts.documents} valid after one fix call (${pct(drafts)})`,
   ...[...byKind].map(([kind, t]) => `  ${kind}: ${t.repaired} of ${t.documents} (${pct(t)})${t.remaining.size > 0 ? `; remain: ${codes(t)}` : ""}`),
 ];
+lines.push("answer sizes (bytes of the text content):", ...sizes.map(([label, bytes]) => `  ${label}: ${bytes}`));
 console.log(lines.join("\n"));
 if (jsonOut) {
   const plain = (t) => ({ documents: t.documents, repaired: t.repaired, remaining: Object.fromEntries(t.remaining) });
-  writeFileSync(jsonOut, JSON.stringify({ corpus: plain(corpus), drafts: plain(drafts), byKind: Object.fromEntries([...byKind].map(([k, t]) => [k, plain(t)])) }, null, 2) + "\n");
+  writeFileSync(jsonOut, JSON.stringify({ corpus: plain(corpus), drafts: plain(drafts), byKind: Object.fromEntries([...byKind].map(([k, t]) => [k, plain(t)])), answerBytes: Object.fromEntries(sizes) }, null, 2) + "\n");
 }
