@@ -6,7 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 
 const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
@@ -14,8 +14,8 @@ const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
   devDependencies: Record<string, string>;
 };
 /** The libraries the bundles (dist/, bundle/) inline: the code the extension, the server and the CLI run. */
-const BUNDLED = ["@dagrejs/dagre", "ajv", "diff", "fdir", "jsonc-parser", "picomatch", "vscode-languageclient", "vscode-languageserver",
-  "vscode-languageserver-textdocument", "vscode-languageserver-types", "yaml"];
+const BUNDLED = ["@dagrejs/dagre", "@modelcontextprotocol/sdk", "ajv", "diff", "fdir", "jsonc-parser", "picomatch", "vscode-languageclient", "vscode-languageserver",
+  "vscode-languageserver-textdocument", "vscode-languageserver-types", "yaml", "zod"];
 const dependencies = new Set(BUNDLED.filter((name) => name in manifest.devDependencies));
 const devDependencies = new Set(Object.keys(manifest.devDependencies));
 
@@ -153,5 +153,29 @@ describe("the client and the server share one protocol module", () => {
     const imports = importsOf(PROTOCOL);
     assert.deepEqual(imports.filter((i) => !i.typeOnly).map((i) => i.specifier), []);
     assert.deepEqual(imports.map((i) => i.specifier), ["./graph/layout", "./graph/model"]);
+  });
+});
+
+describe("lwir mcp is a thin adapter in a room of its own (server/src/mcp/)", () => {
+  const MCP = join("server", "src", "mcp");
+  const local = (file: string) => importsOf(file).filter((i) => i.specifier.startsWith("."))
+    .map((i) => ({ ...i, target: relative(".", resolve(dirname(i.file), i.specifier)) }));
+
+  test("it takes the checks, fixes, graph and completion from the CLI and the service, never from the language server's wiring", () => {
+    const files = sourceFiles(MCP);
+    assert.ok(files.length >= 2, "server/src/mcp/ holds the adapter");
+    const ROOMS = ["cli", "service", "lwir", "document", "graph", "mcp"].map((room) => join("server", "src", room) + sep);
+    const outside = files.flatMap(local).filter((i) => !ROOMS.some((room) => i.target.startsWith(room)) && !/package\.json$|schemas[\\/]lwir\.schema\.json$/.test(i.target));
+    assert.deepEqual(outside.map((i) => `${relative(".", i.file)}: ${i.specifier}`), []);
+    const packages = new Set(files.flatMap((f) => importsOf(f)).map((i) => packageOf(i.specifier)).filter((p) => p !== undefined && !p.startsWith("node:")));
+    assert.deepEqual([...packages].sort(), ["@modelcontextprotocol/sdk", "vscode-languageserver-types", "zod"]);
+  });
+
+  test("only the CLI's entry loads it, and no layer below it knows the protocol's SDK", () => {
+    const all = ["server/src", "client/src"].flatMap(sourceFiles).filter((f) => !f.startsWith(MCP + sep));
+    const loaders = all.filter((f) => local(f).some((i) => i.target.startsWith(MCP + sep) || i.target === MCP));
+    assert.deepEqual(loaders.map((f) => relative(".", f)), [join("server", "src", "cli.ts")]);
+    const sdk = all.filter((f) => importsOf(f).some((i) => ["@modelcontextprotocol/sdk", "zod"].includes(packageOf(i.specifier) ?? "")));
+    assert.deepEqual(sdk.map((f) => relative(".", f)), []);
   });
 });
