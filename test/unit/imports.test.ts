@@ -165,16 +165,20 @@ describe("lwir mcp is a thin adapter in a room of its own (server/src/mcp/)", ()
     const files = sourceFiles(MCP);
     assert.ok(files.length >= 2, "server/src/mcp/ holds the adapter");
     const ROOMS = ["cli", "service", "lwir", "document", "graph", "mcp"].map((room) => join("server", "src", room) + sep);
-    const outside = files.flatMap(local).filter((i) => !ROOMS.some((room) => i.target.startsWith(room)) && !/package\.json$|schemas[\\/]lwir\.schema\.json$/.test(i.target));
+    const outside = files.flatMap(local).filter((i) => !ROOMS.some((room) => i.target.startsWith(room)) && !/package\.json$|schemas[\\/]lwir\.schema\.json$|server[\\/]src[\\/]protocol$/.test(i.target));
     assert.deepEqual(outside.map((i) => `${relative(".", i.file)}: ${i.specifier}`), []);
     const packages = new Set(files.flatMap((f) => importsOf(f)).map((i) => packageOf(i.specifier)).filter((p) => p !== undefined && !p.startsWith("node:")));
     assert.deepEqual([...packages].sort(), ["@modelcontextprotocol/sdk", "vscode-languageserver-types", "zod"]);
   });
 
-  test("only the CLI's entry loads it, and no layer below it knows the protocol's SDK", () => {
+  test("only the CLI's entry loads it (and the Node language server its answers for VS Code's tools), and no layer below it knows the protocol's SDK", () => {
     const all = ["server/src", "client/src"].flatMap(sourceFiles).filter((f) => !f.startsWith(MCP + sep));
-    const loaders = all.filter((f) => local(f).some((i) => i.target.startsWith(MCP + sep) || i.target === MCP));
-    assert.deepEqual(loaders.map((f) => relative(".", f)), [join("server", "src", "cli.ts")]);
+    const loads = all.flatMap((f) => local(f).filter((i) => i.target.startsWith(MCP + sep)).map((i) => `${relative(".", f)} → ${relative(MCP, i.target)}`));
+    assert.deepEqual([...new Set(loads)].sort(), [`${join("server", "src", "cli.ts")} → server`, `${join("server", "src", "node.ts")} → languageServer`]);
+    // The language server's bundle stays without the SDK: the answers module loads neither it nor zod.
+    for (const f of ["languageServer.ts", "tools.ts"]) {
+      assert.deepEqual(importsOf(join(MCP, f)).filter((i) => ["@modelcontextprotocol/sdk", "zod"].includes(packageOf(i.specifier) ?? "")).map((i) => i.specifier), [], f);
+    }
     const sdk = all.filter((f) => importsOf(f).some((i) => ["@modelcontextprotocol/sdk", "zod"].includes(packageOf(i.specifier) ?? "")));
     assert.deepEqual(sdk.map((f) => relative(".", f)), []);
   });
