@@ -9,6 +9,7 @@ import { registerCommands } from "./commands";
 import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 import { registerRulePages } from "./rulePages";
+import { registerAgentTools } from "./languageModelTools";
 
 let client: LanguageClient | undefined;
 
@@ -33,6 +34,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerFeatures(context, client, records);
   registerGraphView(context, client, outputChannel);
   registerCommands(context, client, outputChannel);
+  registerAgentTools(context, client, String((context.extension.packageJSON as { version?: unknown }).version ?? ""));
 }
 
 export async function deactivate(): Promise<void> {
