@@ -609,8 +609,8 @@ describe("exit codes", () => {
     const bare = lwir([]);
     assert.equal(bare.status, 2);
     assert.equal(bare.stdout, "");
-    assert.match(bare.stderr, /^Usage: lwir validate \[options\] PATH\.\.\. .*\n.*lwir graph .*\n.*lwir schema .*\nRun lwir --help for every option\.\n$/);
-    assert.ok(bare.stderr.split("\n").length < 6, "short");
+    assert.match(bare.stderr, /^Usage: lwir validate \[options\] PATH\.\.\. .*\n.*lwir graph .*\n.*lwir schema .*\n.*lwir mcp .*\nRun lwir --help for every option\.\n$/);
+    assert.ok(bare.stderr.split("\n").length < 7, "short");
     const help = lwir(["--help"]).stdout;
     assert.ok(help.length > 4 * bare.stderr.length, "--help is the full usage");
   });

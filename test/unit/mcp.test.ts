@@ -12,6 +12,8 @@ import Ajv from "ajv";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { parseArgs } from "../../server/src/cli/args";
+import { answerAgentTool } from "../../server/src/mcp/languageServer";
 
 const CLI = resolve("dist/cli.js");
 const EXAMPLES = resolve("examples");
@@ -80,6 +82,26 @@ function applyEdits(text: string, edits: Array<{ line: number; column: number; e
   }
   return out;
 }
+
+describe("lwir mcp on the command line, and its answers in the language server", () => {
+  test("lwir mcp takes no argument", () => {
+    assert.deepEqual(parseArgs(["mcp"]), { kind: "mcp" });
+    assert.deepEqual(parseArgs(["mcp", "flows/"]), { kind: "usage-error", message: "lwir mcp takes no argument" });
+  });
+
+  test("the language server's lwir/agentTool gives the tools' answers on text, and reads or writes no file", () => {
+    const text = readFileSync(join(EXAMPLES, "broken-review.lwir.yaml"), "utf8");
+    const answer = answerAgentTool({ tool: "validate", input: { text, format: "yaml" } });
+    assert.equal(answer.error, undefined);
+    assert.equal(answer.answer?.valid, false);
+    assert.equal((answer.answer?.findings as unknown[]).length, 4);
+    assert.match(answerAgentTool({ tool: "validate", input: { path: join(EXAMPLES, "broken-review.lwir.yaml") } }).error ?? "", /not for a path/);
+    assert.match(answerAgentTool({ tool: "fix", input: { text, write: true } }).error ?? "", /not for a path/);
+    assert.match(answerAgentTool({ tool: "schema", input: {} }).error ?? "", /Unknown tool/);
+    assert.match(answerAgentTool({ tool: "validate", input: {} }).error ?? "", /either path/);
+    assert.equal(answerAgentTool({ tool: "explain", input: { code: "step.invalid_id" } }).answer?.code, "step.invalid_id");
+  });
+});
 
 describe("lwir mcp over stdio, through the SDK's client", { timeout: 120_000 }, () => {
   test("initialize: the server says who it is, offers tools and resources, and tells agents how to use them", () => {
