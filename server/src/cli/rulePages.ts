@@ -1,6 +1,7 @@
 // The pages of docs/: each rule's page (docs/rules/CODE.md) and the authoring reference for agents
-// (docs/lwir-reference.md), put in the bundle by the build (scripts/bundle.mjs, defines()), so SARIF's help
-// and `lwir mcp` need no file beside the bundle. Code run from source (the tests) reads them from docs/.
+// (docs/lwir-reference.md), put in the CLI's bundle by the build (scripts/bundle.mjs, defines()), so SARIF's help
+// and `lwir mcp` need no file beside the bundle. The language server's bundle and code run from source (the
+// tests) read them from docs/.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -20,10 +21,14 @@ export function authoringReference(): string {
   return readDoc("lwir-reference.md") ?? "";
 }
 
+/** docs/NAME beside the bundle's dist/ (the extension's folder, a clone), else in the working folder (the tests). */
 function readDoc(name: string): string | undefined {
-  try {
-    return readFileSync(join("docs", name), "utf8");
-  } catch {
-    return undefined;
+  for (const folder of [join(__dirname, "..", "docs"), "docs"]) {
+    try {
+      return readFileSync(join(folder, name), "utf8");
+    } catch {
+      // not there
+    }
   }
+  return undefined;
 }
