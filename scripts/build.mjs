@@ -5,7 +5,7 @@
 //                                         the .vsix leaves .map files out, so a linked map would only dangle
 import { build } from "esbuild";
 import { existsSync, rmSync } from "node:fs";
-import { defines } from "./bundle.mjs";
+import { defines, noSchemaCompiler } from "./bundle.mjs";
 
 const production = process.argv.includes("--production");
 // Version, public home (package.json `repository`, none today), rule page base and the rule pages (SARIF's help).
@@ -40,9 +40,12 @@ module.exports = new Proxy({}, {
   },
 };
 const entries = [
-  { ...node, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } },
+  { ...node, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, plugins: [noSchemaCompiler] },
   { ...node, entryPoints: ["server/src/serverLoader.ts"], outfile: "dist/server.js" },
-  { ...node, entryPoints: ["server/src/node.ts"], outfile: "dist/server-main.js", plugins: [lazyBuiltins] },
+  // The rule pages and the authoring reference (lwir/agentTool's explain) are read from docs/ beside dist/, not
+  // carried in the server's bundle (server/src/cli/rulePages.ts).
+  { ...node, entryPoints: ["server/src/node.ts"], outfile: "dist/server-main.js", plugins: [lazyBuiltins],
+    define: { ...define, __LWIR_RULE_PAGES__: "undefined", __LWIR_REFERENCE__: "undefined" } },
   // The Node server's graph layout thread (server/src/graph/workerLayouter.ts loads it from beside server-main.js).
   { ...node, entryPoints: ["server/src/graphLayoutWorker.ts"], outfile: "dist/graph-layout-worker.js" },
   { ...node, entryPoints: ["client/src/extension.ts"], outfile: "dist/extension.js", external: ["vscode"] },

@@ -31,7 +31,7 @@ export function publicHome(manifest) {
   return typeof url === "string" ? url.replace(/^git\+/, "").replace(/\.git$/, "").replace(/\/$/, "") : "";
 }
 
-/** The defines every bundle gets: version, public home and rule page base, and the rule pages themselves (SARIF's help). */
+/** The defines every bundle gets: version, public home and rule page base, the rule pages themselves (SARIF's help), the authoring reference. */
 export function defines(root = ROOT) {
   const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   const home = publicHome(manifest);
@@ -43,8 +43,23 @@ export function defines(root = ROOT) {
     __LWIR_HOME__: JSON.stringify(home),
     __LWIR_RULE_DOCS__: JSON.stringify(home === "" ? "" : `${home}/blob/HEAD/docs/rules/`),
     __LWIR_RULE_PAGES__: JSON.stringify(pages),
+    // `lwir mcp`'s authoring reference resource (server/src/cli/rulePages.ts)
+    __LWIR_REFERENCE__: JSON.stringify(readFileSync(join(root, "docs", "lwir-reference.md"), "utf8")),
   };
 }
+
+/**
+ * The MCP SDK's server loads Ajv (which compiles JSON Schemas into code with `new Function`) only to check a
+ * client's answer to an elicitation, which `lwir mcp` never asks for: our stand-in takes its place, so no
+ * bundle holds a schema compiler (test/robust/safety.test.ts). Used by scripts/build.mjs too.
+ */
+export const noSchemaCompiler = {
+  name: "no-schema-compiler",
+  setup(b) {
+    b.onResolve({ filter: /[\\/]validation[\\/]ajv-provider\.js$/ }, (args) =>
+      args.importer.includes("@modelcontextprotocol") ? { path: join(ROOT, "server", "src", "mcp", "noSchemaCompiler.ts") } : undefined);
+  },
+};
 
 /** Each bundle's path and bytes, as `npm run bundle` writes them. */
 export async function bundles() {
@@ -52,7 +67,7 @@ export async function bundles() {
     const result = await build({
       absWorkingDir: ROOT, entryPoints: [entry], bundle: true, platform: "node", format: "cjs", target: "node20",
       mainFields: ["module", "main"], minify: true, sourcemap: false, legalComments: "eof", charset: "utf8",
-      banner: { js: banner }, define: defines(), write: false, logLevel: "warning",
+      banner: { js: banner }, define: defines(), write: false, logLevel: "warning", plugins: [noSchemaCompiler],
     });
     return { path: out, bytes: Buffer.from(result.outputFiles[0].contents) };
   }));

@@ -10,6 +10,7 @@ import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 import { registerRulePages } from "./rulePages";
 import { registerTypingAids } from "./typingAids";
+import { registerAgentTools } from "./languageModelTools";
 
 let client: LanguageClient | undefined;
 
@@ -35,6 +36,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerFeatures(context, client, records);
   registerGraphView(context, client, outputChannel);
   registerCommands(context, client, outputChannel);
+  registerAgentTools(context, client, String((context.extension.packageJSON as { version?: unknown }).version ?? ""));
 }
 
 export async function deactivate(): Promise<void> {

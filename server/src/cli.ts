@@ -42,6 +42,11 @@ async function run(argv: readonly string[]): Promise<number> {
     case "schema":
       process.stdout.write(JSON.stringify(lwirSchema, null, 2) + "\n");
       return 0;
+    case "mcp": {
+      // Loaded only here: the protocol's SDK and its schemas cost every other command's start-up nothing.
+      const { runMcpServer } = require("./mcp/server") as typeof import("./mcp/server");
+      return runMcpServer();
+    }
     case "usage-error":
       process.stderr.write(`lwir: ${command.message}\n\n${SHORT_USAGE}`);
       return 2;

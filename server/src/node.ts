@@ -21,6 +21,7 @@ import { startServer } from "./server";
 import { useNodeSha256 } from "./nodeSha256";
 import { NodeFileSource } from "./workspace/nodeFileSource";
 import { setRuleDocsBase } from "./service/ruleDocs";
+import { AGENT_TOOL_REQUEST, type AgentToolResult } from "./protocol";
 
 // Heap settings (--heap-growing-percent) are made before this bundle is compiled: serverLoader.ts.
 
@@ -101,3 +102,7 @@ process.on("exit", () => layouter.dispose());
 
 useNodeSha256();
 startServer(connection, { requestsOutstanding: () => outstanding.any, fileSources: [new NodeFileSource()], layouter });
+// VS Code's Language Model Tools (client/src/languageModelTools.ts): lwir mcp's answers on the editor's text,
+// loaded on the first such request, so the server's start-up does not pay for them.
+connection.onRequest(AGENT_TOOL_REQUEST, (params: unknown): AgentToolResult =>
+  (require("./mcp/languageServer") as typeof import("./mcp/languageServer")).answerAgentTool(params));

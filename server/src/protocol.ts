@@ -156,3 +156,25 @@ export interface GraphResult {
 
 /** Client command that opens the graph view (argument: a document URI, optional). */
 export const OPEN_GRAPH_COMMAND = "lwir.openGraph";
+
+// ---- the agents' tools in VS Code (client/src/languageModelTools.ts ↔ server/src/mcp/languageServer.ts) ----
+
+/**
+ * Custom request of the Node server: `AgentToolParams` → `AgentToolResult`. The answers of `lwir mcp`'s tools
+ * (docs/agents.md) for a document the client sends as text: the editor's text, unsaved edits included.
+ */
+export const AGENT_TOOL_REQUEST = "lwir/agentTool";
+
+export type AgentToolName = "validate" | "fix" | "explain" | "graph" | "complete";
+
+export interface AgentToolParams {
+  tool: AgentToolName;
+  /** The tool's input as `lwir mcp` takes it, with the document as `text` and `format` (never a path). */
+  input: Record<string, unknown>;
+}
+
+/** The tool's structured answer, or the message of its tool error (one of the two). */
+export interface AgentToolResult {
+  answer?: Record<string, unknown>;
+  error?: string;
+}

@@ -2,13 +2,14 @@
 // cores and Chromium), each installing what it needs into the cache first. Prints "N passed, N failed" for
 // all checks together and exits 1 if any failed or a part could not report.
 //   node test/e2e/run.mjs [part...]    parts: neovim, emacs, vscode (the suite in VS Code for the Web), code-server,
-//                                      pre-commit (the real pre-commit, and the packed CLI installed globally) (default: all)
+//                                      pre-commit (the real pre-commit, and the packed CLI installed globally),
+//                                      mcp (lwir mcp driven by the MCP Inspector's command-line mode) (default: all)
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ARTIFACTS, ROOT } from "./lib.mjs";
 
-const PARTS = ["neovim", "emacs", "vscode", "code-server", "pre-commit"];
+const PARTS = ["neovim", "emacs", "vscode", "code-server", "pre-commit", "mcp"];
 const asked = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 const unknown = asked.filter((p) => !PARTS.includes(p));
 if (unknown.length > 0) {

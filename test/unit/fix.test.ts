@@ -224,6 +224,23 @@ describe("fixer rounds", () => {
     assert.deepEqual(autofixText(result.text, "yaml"), { text: result.text, fixed: 0, titles: [], reverted: false });
   });
 
+  test("a value YAML cannot read because it starts with {{ (two templates) is quoted, then the needs entry it reads is added", () => {
+    const broken = TWO_ROUNDS.replace("prompt: {{ steps.draft.output }}   # read the draft", "prompt: {{ steps.draft.output }} and {{ input.topic }}   # read the draft");
+    assert.ok(analyzeText(broken, "yaml").document.parseErrors.length > 0, "YAML cannot read it");
+    const result = autofixText(broken, "yaml");
+    assert.deepEqual(result.titles, ["Quote this value", 'Add "draft" to the needs of "review"']);
+    assert.equal(result.text, broken
+      .replace("prompt: {{ steps.draft.output }} and {{ input.topic }}", "prompt: \"{{ steps.draft.output }} and {{ input.topic }}\"")
+      .replace("  - id: review\n    uses: ai.generate\n", "  - id: review\n    uses: ai.generate\n    needs: [draft]\n"));
+    assert.equal(analyzeText(result.text, "yaml").valid, true);
+    // Only the runtime's problems' fixes quote it; a lint-only run leaves a text that does not parse alone.
+    assert.equal(autofixText(broken, "yaml", { kinds: new Set(["lint"]) }).fixed, 0);
+    // A value that does not start with {{ (a colon inside) is left to a person: quoting or a block scalar.
+    const colon = TWO_ROUNDS.replace('prompt: "Write"', "prompt: Write: now");
+    assert.ok(analyzeText(colon, "yaml").document.parseErrors.length > 0);
+    assert.equal(autofixText(colon, "yaml").fixed, 0);
+  });
+
   test("--fix-type: problem (the default) quotes the template, lint changes a misspelt property; each fix says its kind", () => {
     const analysis = analyzeText(TWO_ROUNDS, "yaml");
     assert.deepEqual(autoFixes(analysis).map((f) => [f.kind, f.title]), [["problem", "Put {{ steps.draft.output }} in quotes"]]);

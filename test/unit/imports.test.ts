@@ -6,7 +6,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import ts from "typescript";
 
 const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
@@ -14,8 +14,8 @@ const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
   devDependencies: Record<string, string>;
 };
 /** The libraries the bundles (dist/, bundle/) inline: the code the extension, the server and the CLI run. */
-const BUNDLED = ["@dagrejs/dagre", "ajv", "diff", "fdir", "jsonc-parser", "picomatch", "vscode-languageclient", "vscode-languageserver",
-  "vscode-languageserver-textdocument", "vscode-languageserver-types", "yaml"];
+const BUNDLED = ["@dagrejs/dagre", "@modelcontextprotocol/sdk", "ajv", "diff", "fdir", "jsonc-parser", "picomatch", "vscode-languageclient", "vscode-languageserver",
+  "vscode-languageserver-textdocument", "vscode-languageserver-types", "yaml", "zod"];
 const dependencies = new Set(BUNDLED.filter((name) => name in manifest.devDependencies));
 const devDependencies = new Set(Object.keys(manifest.devDependencies));
 
@@ -170,5 +170,33 @@ describe("the dry run's layer (server/src/run/)", () => {
   test("lwir/ never imports run/ (the format knows nothing of running it)", () => {
     const imports = local(join("server", "src", "lwir"));
     assert.deepEqual(imports.filter((i) => i.target.startsWith(join("server", "src", "run"))).map((i) => `${relative(".", i.file)}: ${i.specifier}`), []);
+  });
+});
+
+describe("lwir mcp is a thin adapter in a room of its own (server/src/mcp/)", () => {
+  const MCP = join("server", "src", "mcp");
+  const local = (file: string) => importsOf(file).filter((i) => i.specifier.startsWith("."))
+    .map((i) => ({ ...i, target: relative(".", resolve(dirname(i.file), i.specifier)) }));
+
+  test("it takes the checks, fixes, graph and completion from the CLI and the service, never from the language server's wiring", () => {
+    const files = sourceFiles(MCP);
+    assert.ok(files.length >= 2, "server/src/mcp/ holds the adapter");
+    const ROOMS = ["cli", "service", "lwir", "document", "graph", "mcp"].map((room) => join("server", "src", room) + sep);
+    const outside = files.flatMap(local).filter((i) => !ROOMS.some((room) => i.target.startsWith(room)) && !/package\.json$|schemas[\\/]lwir\.schema\.json$|server[\\/]src[\\/]protocol$/.test(i.target));
+    assert.deepEqual(outside.map((i) => `${relative(".", i.file)}: ${i.specifier}`), []);
+    const packages = new Set(files.flatMap((f) => importsOf(f)).map((i) => packageOf(i.specifier)).filter((p) => p !== undefined && !p.startsWith("node:")));
+    assert.deepEqual([...packages].sort(), ["@modelcontextprotocol/sdk", "vscode-languageserver-types", "zod"]);
+  });
+
+  test("only the CLI's entry loads it (and the Node language server its answers for VS Code's tools), and no layer below it knows the protocol's SDK", () => {
+    const all = ["server/src", "client/src"].flatMap(sourceFiles).filter((f) => !f.startsWith(MCP + sep));
+    const loads = all.flatMap((f) => local(f).filter((i) => i.target.startsWith(MCP + sep)).map((i) => `${relative(".", f)} → ${relative(MCP, i.target)}`));
+    assert.deepEqual([...new Set(loads)].sort(), [`${join("server", "src", "cli.ts")} → server`, `${join("server", "src", "node.ts")} → languageServer`]);
+    // The language server's bundle stays without the SDK: the answers module loads neither it nor zod.
+    for (const f of ["languageServer.ts", "tools.ts"]) {
+      assert.deepEqual(importsOf(join(MCP, f)).filter((i) => ["@modelcontextprotocol/sdk", "zod"].includes(packageOf(i.specifier) ?? "")).map((i) => i.specifier), [], f);
+    }
+    const sdk = all.filter((f) => importsOf(f).some((i) => ["@modelcontextprotocol/sdk", "zod"].includes(packageOf(i.specifier) ?? "")));
+    assert.deepEqual(sdk.map((f) => relative(".", f)), []);
   });
 });

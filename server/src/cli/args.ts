@@ -55,6 +55,7 @@ export type Command =
   | { kind: "short-usage" }
   | { kind: "version" }
   | { kind: "schema" }
+  | { kind: "mcp" }
   | ({ kind: "validate" } & ValidateOptions)
   | ({ kind: "graph" } & GraphOptions)
   | ({ kind: "eval" } & EvalOptions)
@@ -65,6 +66,7 @@ export const SHORT_USAGE = `Usage: lwir validate [options] PATH...    check work
        lwir graph [options] FILE|-         draw one workflow (Mermaid, DOT, SVG or JSON)
        lwir schema                         print the JSON Schema of LWIR
        lwir eval TEMPLATE [--context FILE] evaluate a template as the runtime does
+       lwir mcp                            serve the checks to coding agents (Model Context Protocol, stdio)
 Run lwir --help for every option.
 `;
 
@@ -76,6 +78,8 @@ export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--
        lwir schema      (prints the JSON Schema of LWIR, for editors without the LWIR server)
        lwir eval TEMPLATE [--context FILE]
        lwir eval --jsonl  (reads {"template": ..., "context": ...} lines on standard input)
+       lwir mcp         (a Model Context Protocol server on standard input and output, for coding
+                        agents: docs/agents.md)
 
 Checks LWIR workflows (little-workflow) with the same rules as the runtime's validator.
 A PATH is a file (checked whatever its name), a folder (searched recursively for
@@ -226,6 +230,7 @@ export function parseArgs(argv: readonly string[]): Command {
   if (command === "schema") return rest.length === 0 ? { kind: "schema" } : { kind: "usage-error", message: "lwir schema takes no argument" };
   if (command === "graph") return parseGraphArgs(rest);
   if (command === "eval") return parseEvalArgs(rest);
+  if (command === "mcp") return rest.length === 0 ? { kind: "mcp" } : { kind: "usage-error", message: "lwir mcp takes no argument" };
   if (command !== "validate") {
     return { kind: "usage-error", message: command.startsWith("-") ? `unknown option ${command}` : `unknown command ${command}` };
   }

@@ -1,6 +1,6 @@
 // Reads one file (or standard input) and turns the shared analysis (the same one the editor uses) into a FileReport.
 import { readFileSync } from "node:fs";
-import { analyzeText } from "../service/analysis";
+import { analyzeText, type Analysis } from "../service/analysis";
 import { ownNotices } from "../service/diagnostics";
 import { levelOf, type RuleLevels } from "../service/rules";
 import { documentText, type DecodedText } from "../document/decode";
@@ -71,27 +71,31 @@ function checkText(name: string, decoded: DecodedText, options: CheckOptions, fo
     // YAML: one leading BOM dropped, as the runtime's yaml and editors do (columns count from after it); JSON.parse,
     // and so the runtime, refuses any: the document layer reports it as a parse error.
     const { text, invalidUtf8, format } = readDecoded(decoded, formatName);
-    const analysis = analyzeText(text, format, invalidUtf8);
-    const notices: ReportedNotice[] = [];
-    for (const n of ownNotices(analysis)) {
-      const level = levelOf(n.code, options.rules) ?? "warning";
-      if (level !== "off") notices.push({ code: n.code, path: n.path, message: n.message, severity: level, range: n.range });
-    }
-    const shown = analysis.document.parseErrors.length + analysis.findings.length + notices.length;
-    return {
-      file: name,
-      format,
-      // Only needed to show source lines under problems; dropped otherwise to keep memory flat.
-      text: shown > 0 ? text : "",
-      parseErrors: analysis.document.parseErrors.map((p) => ({ message: p.message, range: p.range })),
-      findings: analysis.findings.map((f) => ({ code: f.code, path: f.path, message: f.message, severity: f.severity, range: f.range })),
-      notices,
-      valid: analysis.valid,
-      workflowVersion: analysis.workflowVersion ? { id: analysis.workflowVersion.id, hash: analysis.workflowVersion.hash } : null,
-    };
+    return reportOf(name, format, text, analyzeText(text, format, invalidUtf8), options);
   } catch (error) {
     return internalFailure(name, error);
   }
+}
+
+/** The report of an analysed text (`lwir validate`'s view of it; `lwir mcp` reads the same). */
+export function reportOf(name: string, format: Format, text: string, analysis: Analysis, options: CheckOptions = {}): FileReport {
+  const notices: ReportedNotice[] = [];
+  for (const n of ownNotices(analysis)) {
+    const level = levelOf(n.code, options.rules) ?? "warning";
+    if (level !== "off") notices.push({ code: n.code, path: n.path, message: n.message, severity: level, range: n.range });
+  }
+  const shown = analysis.document.parseErrors.length + analysis.findings.length + notices.length;
+  return {
+    file: name,
+    format,
+    // Only needed to show source lines under problems; dropped otherwise to keep memory flat.
+    text: shown > 0 ? text : "",
+    parseErrors: analysis.document.parseErrors.map((p) => ({ message: p.message, range: p.range })),
+    findings: analysis.findings.map((f) => ({ code: f.code, path: f.path, message: f.message, severity: f.severity, range: f.range })),
+    notices,
+    valid: analysis.valid,
+    workflowVersion: analysis.workflowVersion ? { id: analysis.workflowVersion.id, hash: analysis.workflowVersion.hash } : null,
+  };
 }
 
 /** A bug in the tool must not hide the other files' results: report it for this file only. */

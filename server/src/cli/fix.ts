@@ -28,6 +28,8 @@ export interface FixedFile {
   report: FileReport | Failure;
   /** The file could not be written back (it is reported as it was). */
   failure?: Failure;
+  /** The text before and after the fixes (BOM left out), when they changed it. */
+  change?: { before: string; after: string; titles: string[] };
 }
 
 /** Fixes a file on disk (see the top of the file). */
@@ -59,11 +61,12 @@ export function fixBytes(name: string, bytes: Uint8Array, options: FixOptions, f
       return { report: withFix(checkBytes(name, bytes, check, formatName), 0, undefined), failure };
     }
   }
-  return { report: withFix(checkBytes(name, out, check, formatName), fixed.count, options.write ? undefined : diff) };
+  const change = { before: fixed.before, after: fixed.after, titles: fixed.titles };
+  return { report: withFix(checkBytes(name, out, check, formatName), fixed.count, options.write ? undefined : diff), change };
 }
 
 /** The fixed text, or undefined when nothing changes (or the bytes are not text the fixer may touch). */
-function fixedText(bytes: Uint8Array, formatName: string, options: FixOptions): { before: string; after: string; bom: string; count: number } | undefined {
+function fixedText(bytes: Uint8Array, formatName: string, options: FixOptions): { before: string; after: string; bom: string; count: number; titles: string[] } | undefined {
   const decoded = decodeSource(bytes, options.binary ?? "read");
   // Bytes that are not UTF-8 would be written back as U+FFFD: such a file is left alone (lwir.invalid_utf8 says why).
   if (!decoded.ok || decoded.invalidUtf8.length > 0) return undefined;
@@ -71,7 +74,7 @@ function fixedText(bytes: Uint8Array, formatName: string, options: FixOptions): 
   const { text: before, bom, format } = readDecoded(decoded, formatName);
   const result = autofixText(before, format, { rules: options.rules, ...(options.kinds ? { kinds: new Set(options.kinds) } : {}) });
   if (result.fixed === 0 || result.text === before) return undefined;
-  return { before, after: result.text, bom, count: result.fixed };
+  return { before, after: result.text, bom, count: result.fixed, titles: result.titles };
 }
 
 function withFix(report: FileReport | Failure, fixed: number, diff: string | undefined): FileReport | Failure {

@@ -7,12 +7,7 @@ import { sortFindings, compareRanges, compareStrings, failureLine, type Failure,
 import { OWN_RULES, PARSE_RULE, RULES } from "../lwir/codes";
 import { CONFIGURABLE_RULES } from "../service/rules";
 import { PUBLIC_RULE_DOCS_BASE, ruleDocsUrl } from "../service/ruleDocs";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-
-// docs/rules/CODE.md for every code, put in the bundle by the build (scripts/bundle.mjs, defines()): SARIF
-// carries each rule's help itself, so code scanning shows it with no web page to link to.
-declare const __LWIR_RULE_PAGES__: Record<string, string> | undefined;
+import { rulePage } from "./rulePages";
 
 export interface SarifOptions {
   /** The tool version (from package.json). */
@@ -30,17 +25,6 @@ const SRCROOT = "%SRCROOT%";
 /** `step.invalid_id` → `StepInvalidId`: SARIF suggests a readable name besides the opaque id. */
 function ruleName(code: string): string {
   return code.split(/[._]/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1)).join("");
-}
-
-/** The rule page of a code: from the bundle, or (code run from source: the tests) from docs/rules/. */
-function rulePage(code: string): string | undefined {
-  if (typeof __LWIR_RULE_PAGES__ === "object") return Object.hasOwn(__LWIR_RULE_PAGES__, code) ? __LWIR_RULE_PAGES__[code] : undefined;
-  if (!/^[\w.]+$/.test(code)) return undefined;
-  try {
-    return readFileSync(join("docs", "rules", `${code}.md`), "utf8");
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -5,7 +5,8 @@
 // A round after which the file has more problems than before is undone and fixing stops there.
 import type { Format } from "../document/types";
 import { analyzeText, type Analysis } from "./analysis";
-import { quickFixes, type FixKind, type KindedFix } from "./codeActions";
+import { QUOTE_VALUE_TITLE, quickFixes, quoteValueEdit, type FixKind, type KindedFix } from "./codeActions";
+import { TEMPLATE_START_MESSAGE } from "../document/yamlErrors";
 import { applyRuleLevels, isEmptyDocument, toDiagnostics, type LwirDiagnosticData } from "./diagnostics";
 import { applyEdits, type OffsetEdit } from "./edits";
 import type { RuleLevels } from "./rules";
@@ -123,7 +124,8 @@ function touches(a: OffsetEdit, b: OffsetEdit): boolean {
  */
 export function autofixText(text: string, format: Format, options: AutofixOptions = {}): AutofixResult {
   const maxRounds = options.maxRounds ?? MAX_FIX_ROUNDS;
-  const commas = insertMissingCommas(text, format);
+  const commas = format === "json" ? insertMissingCommas(text, format)
+    : (options.kinds ?? DEFAULT_FIX_KINDS).has("problem") ? quoteTemplateValues(text, format) : { text, analysis: analyzeText(text, format), titles: [] };
   let current = commas.text;
   let analysis = commas.analysis;
   let total = problemTotal(analysis, options.rules);
@@ -176,6 +178,22 @@ function insertMissingCommas(text: string, format: Format): { text: string; anal
   // Kept when the text then parses: a comma that only moves the error on to something else is left for a person.
   if (titles.length === 0 || analysis.document.parseErrors.length > 0) return { text, analysis: first, titles: [] };
   return { text: current, analysis, titles };
+}
+
+/**
+ * YAML values that start with an unquoted `{{` and that YAML cannot read at all (`prompt: {{ a }} and {{ b }}`):
+ * quoted, as the template they can only be, before anything else. The same fix as an unquoted template YAML
+ * does read (lwir.yaml_unquoted_template), and the editor's "Quote this value" on that syntax error. Kept
+ * only when the text then parses, as the missing commas of JSON are.
+ */
+function quoteTemplateValues(text: string, format: Format): { text: string; analysis: Analysis; titles: string[] } {
+  const first = analyzeText(text, format);
+  const values = first.document.parseErrors.flatMap((p) => (p.value && p.message === TEMPLATE_START_MESSAGE ? [p.value] : []));
+  if (values.length === 0) return { text, analysis: first, titles: [] };
+  const fixed = applyEdits(text, values.map(quoteValueEdit));
+  const analysis = analyzeText(fixed, format);
+  if (analysis.document.parseErrors.length > 0) return { text, analysis: first, titles: [] };
+  return { text: fixed, analysis, titles: values.map(() => QUOTE_VALUE_TITLE) };
 }
 
 /** At most this many missing commas are inserted in one file. */

@@ -300,7 +300,7 @@ function parseErrorActions(analysis: Analysis, params: CodeActionRequest): CodeA
     const value = sentValue && doc.parseErrors.find((p) => p.value && p.value.start === sentValue.start && p.value.end === sentValue.end && p.value.text === sentValue.text)?.value;
     if (!value) continue;
     const fixes: Fix[] = [
-      { title: QUOTE_VALUE_TITLE, edits: [{ start: value.start, end: value.end, newText: quoteYaml(value.text) }], preferred: true },
+      { title: QUOTE_VALUE_TITLE, edits: [quoteValueEdit(value)], preferred: true },
       { title: BLOCK_SCALAR_TITLE, edits: blockScalarEdits(doc.text, value) },
     ];
     for (const fix of fixes) {
@@ -317,6 +317,11 @@ function parseErrorActions(analysis: Analysis, params: CodeActionRequest): CodeA
     }
   }
   return actions;
+}
+
+/** "Quote this value": the value YAML could not read, as the quoted string the author meant (also `lwir validate --fix`'s, for a template: autofix.ts). */
+export function quoteValueEdit(value: ParseValue): OffsetEdit {
+  return { start: value.start, end: value.end, newText: quoteYaml(value.text) };
 }
 
 /**
