@@ -136,6 +136,9 @@ export async function authoringChecks({ page, wb, workspace, run, screenshots, h
       if (i > 0) {
         await suggestClosed();
         await page.keyboard.press("Control+Enter");
+        // the new line's indentation is set a moment after the key (client/src/typingAids.ts, from the
+        // extension host): let it land before selecting it, as any person's next key would
+        await page.waitForTimeout(250);
         await page.keyboard.press("Shift+Home");
       }
       await page.keyboard.type(line);
