@@ -1,5 +1,5 @@
 // Quiet typing in VS Code: no squiggle on the token the user is still typing, until they pause
-// (`lwir.validation.typingPause` ms after the last edit) or move the cursor away. The server cannot know
+// (`lwir.validation.typingPause` ms after the last edit), move the cursor away or save. The server cannot know
 // the cursor, so this lives in the client; other editors keep the server's diagnostics as is. What to
 // hold back is decided by quietTyping.ts (pure), its state over time is quietTypingSession.ts (no
 // `vscode`, unit-tested with a scripted clock); this file is the glue:
@@ -54,6 +54,7 @@ export class QuietTyping implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((event) => this.edited(event)),
       vscode.window.onDidChangeTextEditorSelection((event) => this.session.recheck(sessionDocument(event.textEditor.document))),
       vscode.workspace.onDidCloseTextDocument((document) => this.session.forget(document.uri.toString())),
+      vscode.workspace.onDidSaveTextDocument((document) => this.session.saved(sessionDocument(document))),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (!event.affectsConfiguration(`${SETTINGS_SECTION}.${PAUSE_SETTING}`)) return;
         this.pauseMs = readPause();

@@ -109,6 +109,16 @@ export class QuietSession<D extends DiagnosticLike> {
     if (!sameList(shown, kept.shown)) this.pull(doc);
   }
 
+  /**
+   * The user saved: what they typed is done, so its pause is over now (the cursor may stay in the token,
+   * or come back to it later, without its problems being held again).
+   */
+  saved(doc: SessionDocument): void {
+    const edit = this.edits.get(doc.key);
+    if (edit) edit.over = true;
+    this.recheck(doc);
+  }
+
   /** What the editor was last given for `key` (undefined before the first report). */
   current(key: string): ShownReport<D> | undefined {
     const kept = this.kept.get(key);

@@ -203,6 +203,18 @@ describe("held diagnostics always show once the pause is over", () => {
     assert.deepEqual(client.shown, serverReport(client.editor.content));
   });
 
+  test("a save ends the pause: shown at once, and not held again when the cursor comes back into the token", () => {
+    const clock = new ScriptedClock();
+    const client = new Client(clock, new Editor());
+    typeSlowly(client, "{{ steps.nope");
+    assert.deepEqual(client.shown, []);
+    client.session.saved(client.editor);
+    assert.deepEqual(client.shown, serverReport(client.editor.content), "shown on save, the cursor still in the token");
+    client.moveCursor(0);
+    client.moveCursor(client.editor.content.length);
+    assert.deepEqual(client.shown, serverReport(client.editor.content), "the cursor back in the token: still shown");
+  });
+
   test("typing goes on past one pause's length: still held until the pause after the last key", () => {
     const clock = new ScriptedClock(5);
     const client = new Client(clock, new Editor());
