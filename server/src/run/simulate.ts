@@ -66,6 +66,8 @@ export interface TraceStep {
   cases?: CaseTrace[];
   chosen?: string;
   byDefault?: boolean;
+  /** Explore: the target was forced, not decided by the cases. */
+  forced?: boolean;
   /** Parallel: the items, their keys and the branch paths, in item order. */
   items?: unknown[];
   itemKeys?: string[];
@@ -98,6 +100,11 @@ export interface SimulateOptions {
   outputs?: Readonly<Record<string, unknown>>;
   /** Stop after this many step runs (default MAX_STEP_RUNS). */
   maxStepRuns?: number;
+  /**
+   * Explore: called at each decision with its path and its targets (cases, then default, without repeats);
+   * a target returned is chosen without evaluating the cases (recorded as forced); undefined evaluates them.
+   */
+  choose?: (path: string, targets: string[]) => string | undefined;
 }
 
 class RunFailure extends Error {
@@ -193,9 +200,11 @@ class Simulation {
   private readonly workflow: Obj;
   private readonly outputs: Readonly<Record<string, unknown>>;
   private readonly limit: number;
+  private readonly choose: SimulateOptions["choose"];
 
   constructor(workflow: Obj, private readonly input: unknown, options: SimulateOptions) {
     this.workflow = workflow;
+    this.choose = options.choose;
     this.outputs = options.outputs ?? {};
     this.limit = options.maxStepRuns ?? MAX_STEP_RUNS;
   }
@@ -453,6 +462,15 @@ class Simulation {
   private decide(step: StepDef, context: EvalContext, entry: TraceStep, path: string): string | undefined {
     const w = isObject(step.raw.with) ? step.raw.with : {};
     const cases = Array.isArray(w.cases) ? w.cases : [];
+    if (this.choose) {
+      const targets = [...new Set([...cases.map((c) => (isObject(c) ? c.to : undefined)), w.default].filter((t): t is string => typeof t === "string"))];
+      const forced = this.choose(path, targets);
+      if (forced !== undefined) {
+        entry.chosen = forced;
+        entry.forced = true;
+        return forced;
+      }
+    }
     entry.cases = [];
     for (let k = 0; k < cases.length; k++) {
       const c = isObject(cases[k]) ? cases[k] as Obj : {};
@@ -488,7 +506,7 @@ class Simulation {
       notes.push("tool.call is not run: its output is the sample (the tool's own input schema is not checked)");
     } else if (step.uses === "code.run") {
       entry.with = { entrypoint: w.entrypoint };
-      notes.push("code.run is not run: its output is the sample, as with a custom worker.harness; the default harness always fails this step (spec 14)");
+      notes.push("code.run is not run: its output is the sample, as with a custom worker.harness; the default worker harness refuses to run code.run and fails here");
     }
     const sample = this.sampleFor(scope, step, visit);
     entry.sample = sample.generated ? "generated" : "given";
