@@ -7,6 +7,7 @@ import { useNodeSha256 } from "./nodeSha256";
 import { checkBytes, checkFile, isFailure } from "./cli/check";
 import { runGraph } from "./cli/graph";
 import { runDry, runTests } from "./cli/dryrun";
+import { runEval } from "./cli/eval";
 import { collectFiles } from "./cli/files";
 import { fixBytes, fixFile, type FixOptions } from "./cli/fix";
 import { formatGithub } from "./cli/format-github";
@@ -55,6 +56,13 @@ async function run(argv: readonly string[]): Promise<number> {
     case "run":
     case "test": {
       const result = command.kind === "run" ? runDry(command) : runTests(command);
+      if (result.stderr) process.stderr.write(result.stderr);
+      if (result.stdout) process.stdout.write(result.stdout);
+      return result.code;
+    }
+    case "eval": {
+      const raw = command.jsonl || command.context === "-" ? await readStdin() : undefined;
+      const result = runEval(command, raw instanceof Uint8Array ? Buffer.from(raw).toString("utf8") : raw);
       if (result.stderr) process.stderr.write(result.stderr);
       if (result.stdout) process.stdout.write(result.stdout);
       return result.code;

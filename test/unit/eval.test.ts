@@ -63,7 +63,7 @@ describe("resolveValue walks a value as the runtime walks a step input (1.2)", (
     assert.equal(r.error.template, "Dear {{ input.name }}, {{ steps.draft.output.sumary }}");
     assert.equal(r.error.expression, "steps.draft.output.sumary");
     assert.equal(r.error.runtime, "Expression 'steps.draft.output.sumary' could not be resolved at 'sumary'.");
-    assert.equal(r.error.message, 'steps.draft.output.sumary cannot be read: steps.draft.output has no property "sumary" (it has "title").');
+    assert.equal(r.error.message, 'Cannot read steps.draft.output.sumary: steps.draft.output has no property "sumary" (it has "title").');
   });
 
   test("the first error stops the walk, in key order", () => {
@@ -78,7 +78,7 @@ describe("evaluateTemplate and evaluateExpression", () => {
     assert.deepEqual(r, {
       ok: false,
       error: {
-        message: "len() takes a text, an array or an object, not the number 3.",
+        message: "The value given to len() must be a text, an array or an object, not the number 3.",
         runtime: "len() supports strings, arrays, and objects.",
         expression: "len(input.n)",
         template: "a {{ len(input.n) }} b",

@@ -21,6 +21,9 @@ import { whyNot } from "../../client/src/workflowVersionText";
 import { indicators, type Indicators, type ShownCounts } from "../../client/src/indicators";
 import { CONFORMANCE, REALWORLD, SYNTAX, corpusCases } from "../corpus";
 import { readRulePages } from "../rule-docs";
+import { evaluateTemplate } from "../../server/src/run/evaluate";
+import type { EvalContext } from "../../server/src/run/context";
+import { readdirSync } from "node:fs";
 
 interface Sample {
   /** Where it came from, for failures. */
@@ -131,6 +134,16 @@ function collect(): { samples: Sample[]; codes: Set<string>; reports: FileReport
     for (const f of report.notices ?? []) {
       codes.add(String(f.code));
       samples.push({ where: "not UTF-8 (CLI)", kind: "message", code: String(f.code), text: f.message });
+    }
+  }
+  // the dry run's evaluation errors: every error case of the labelled evaluation cases (test/corpus/eval)
+  const evalDir = join("test", "corpus", "eval");
+  const evalContext = JSON.parse(readFileSync(join(evalDir, "context.json"), "utf8")) as EvalContext;
+  for (const file of readdirSync(evalDir).filter((f) => f.endsWith(".jsonl"))) {
+    for (const line of readFileSync(join(evalDir, file), "utf8").split("\n").filter((l) => l.trim() !== "")) {
+      const c = JSON.parse(line) as { id: string; template: string; context?: Partial<EvalContext> };
+      const r = evaluateTemplate(c.template, { ...evalContext, ...c.context });
+      if (!r.ok) samples.push({ where: `eval ${file} ${c.id}`, kind: "message", code: "eval", text: r.error.message });
     }
   }
   const large = tooLargeInfo(URI);

@@ -4,6 +4,7 @@ import { parseArgs as nodeParseArgs, type ParseArgsConfig } from "node:util";
 import { RULES } from "../lwir/codes";
 import { CONFIGURABLE_RULES, parseRuleOption, type RuleLevel } from "../service/rules";
 import type { FixKind } from "../service/codeActions";
+import type { EvalOptions } from "./eval";
 
 export type OutputFormat = "text" | "json" | "sarif" | "github";
 
@@ -78,6 +79,7 @@ export type Command =
   | ({ kind: "graph" } & GraphOptions)
   | ({ kind: "run" } & DryRunOptions)
   | ({ kind: "test" } & TestOptions)
+  | ({ kind: "eval" } & EvalOptions)
   | { kind: "usage-error"; message: string };
 
 /** `lwir` alone, and after a usage error: the commands, and where the rest is. */
@@ -86,6 +88,7 @@ export const SHORT_USAGE = `Usage: lwir validate [options] PATH...    check work
        lwir schema                         print the JSON Schema of LWIR
        lwir run --dry [options] FILE       what the runtime would do, step by step, without a model
        lwir test [options] [PATH...]       run the scenarios files' dry runs and check their expectations
+       lwir eval TEMPLATE [--context FILE] evaluate a template as the runtime does
 Run lwir --help for every option.
 `;
 
@@ -97,6 +100,8 @@ export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--
        lwir schema      (prints the JSON Schema of LWIR, for editors without the LWIR server)
        lwir run --dry [--input FILE.json] [--scenario NAME] [--explore] [--format text|json] FILE
        lwir test [--scenario NAME] [--format text|json|junit] [PATH...]
+       lwir eval TEMPLATE [--context FILE]
+       lwir eval --jsonl  (reads {"template": ..., "context": ...} lines on standard input)
 
 Checks LWIR workflows (little-workflow) with the same rules as the runtime's validator.
 A PATH is a file (checked whatever its name), a folder (searched recursively for
@@ -168,6 +173,17 @@ scenario of the scenarios files (*.lwir.test.yaml, .yml or .json beside the work
 (default: the working folder; a workflow file stands for its scenarios file) and checks their
 expect (steps, chosen, output, error); --format junit writes JUnit XML for CI. Exit 1 when a
 scenario fails, 2 when a path holds no scenarios file. docs/dry-run.md describes both.
+
+lwir eval evaluates one template as the runtime would, with no model, tool or code run:
+  --context FILE        the values it reads, JSON (or YAML by extension; - for standard input):
+                        {"input": ..., "steps": {"ID": {"output": ..., "visits": [...]}},
+                         "step": ..., "workflow": ..., "item": ...}; each key optional, and
+                        item present means inside a parallel branch
+  --jsonl               read lines {"template": "...", "context": {...}} on standard input and
+                        write one line per line, in order: {"value": ...}, {"undefined": true}
+                        or {"error": "...", "runtime": "..."}; exit 0 once the input is read
+It prints the value as JSON (undefined as the word undefined) and exits 0, or prints the error
+the runtime would throw and exits 1; exit 2 for usage errors and a context that cannot be read.
 `;
 
 const FORMATS: readonly OutputFormat[] = ["text", "json", "sarif", "github"];
@@ -199,6 +215,8 @@ const OPTIONS = {
   input: { type: "string" },
   scenario: { type: "string" },
   explore: { type: "boolean" },
+  context: { type: "string" },
+  jsonl: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const satisfies ParseArgsConfig["options"];
@@ -211,6 +229,7 @@ const VALIDATE_OPTIONS = new Set<OptionName>([
 const GRAPH_OPTIONS = new Set<OptionName>(["format", "output-file", "output", "stdin-filename", "color", "no-color"]);
 const RUN_OPTIONS = new Set<OptionName>(["dry", "input", "scenario", "explore", "format"]);
 const TEST_OPTIONS = new Set<OptionName>(["scenario", "format"]);
+const EVAL_OPTIONS = new Set<OptionName>(["context", "jsonl"]);
 
 interface Token {
   name: OptionName;
@@ -256,6 +275,7 @@ export function parseArgs(argv: readonly string[]): Command {
   if (command === "graph") return parseGraphArgs(rest);
   if (command === "run") return parseRunArgs(rest);
   if (command === "test") return parseTestArgs(rest);
+  if (command === "eval") return parseEvalArgs(rest);
   if (command !== "validate") {
     return { kind: "usage-error", message: command.startsWith("-") ? `unknown option ${command}` : `unknown command ${command}` };
   }
@@ -367,6 +387,26 @@ function parseGraphArgs(rest: readonly string[]): Command {
   if (files.length !== 1) return { kind: "usage-error", message: files.length === 0 ? "lwir graph needs a FILE (or - for standard input)" : "lwir graph draws one FILE at a time" };
   if (out.stdinFilename !== undefined && files[0] !== "-") return { kind: "usage-error", message: "--stdin-filename names standard input: give - as the FILE" };
   return { kind: "graph", file: files[0], ...out };
+}
+
+function parseEvalArgs(rest: readonly string[]): Command {
+  const parsed = tokenize(rest, EVAL_OPTIONS);
+  if ("error" in parsed) return { kind: "usage-error", message: parsed.error };
+  const out: EvalOptions = { jsonl: false };
+  for (const { name, value } of parsed.options) {
+    if (name === "jsonl") out.jsonl = true;
+    else if (name === "context") {
+      if (value === undefined || value === "") return { kind: "usage-error", message: "--context needs a file name (JSON, or YAML by extension; - for standard input)" };
+      out.context = value;
+    }
+  }
+  const templates = parsed.positionals;
+  if (out.jsonl) {
+    if (templates.length > 0 || out.context !== undefined) return { kind: "usage-error", message: "lwir eval --jsonl reads its templates and contexts from standard input: give no TEMPLATE and no --context" };
+    return { kind: "eval", ...out };
+  }
+  if (templates.length !== 1) return { kind: "usage-error", message: templates.length === 0 ? "lwir eval needs a TEMPLATE (quote it: lwir eval '{{ input.name }}' --context context.json)" : "lwir eval takes one TEMPLATE (quote it so the shell passes it as one argument)" };
+  return { kind: "eval", ...out, template: templates[0] };
 }
 
 /** The format of `lwir graph`: --format, else the output file's extension, else Mermaid. */

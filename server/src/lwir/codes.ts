@@ -91,7 +91,7 @@ export const OWN_RULES: readonly OwnRule[] = [
   { code: "lwir.nul_byte", severity: "warning", description: "The file holds NUL characters (byte 0x00): the runtime reads them, other tools take the file for binary.", configurable: true },
   { code: "lwir.parse_warning", severity: "warning", description: "The YAML parser warns about text the runtime still accepts, such as an unknown tag.", configurable: true },
   { code: "lwir.yaml_unquoted_template", severity: "warning", description: "An unquoted {{ }} in YAML is read as a mapping, not as a template string.", configurable: true },
-  { code: "lwir.inherited_function_name", severity: "warning", description: "An expression calls a name every JavaScript object has (toString, valueOf, …): accepted, but it cannot work at run time.", configurable: true },
+  { code: "lwir.inherited_function_name", severity: "warning", description: "An expression calls a name every JavaScript object has (toString, valueOf, …): accepted, but it fails the step at run time.", configurable: true },
   { code: "lwir.unknown_key", severity: "warning", description: "A key close to one the runtime reads (need, permission, whenn) where the format defines the keys: the runtime ignores it.", configurable: true },
   { code: "lwir.unknown_property", severity: "warning", description: "An expression reads a property the declared schema does not have (input, a step output, item), at any depth.", configurable: true },
   { code: "lwir.property_of_scalar_output", severity: "warning", description: "An expression reads a property of a step output in text or choice mode, which is a plain string.", configurable: true },

@@ -238,7 +238,13 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
+/** Words people try as values; the message names the keywords there are rather than repeating the word. */
+const NOT_KEYWORDS = /^(?:undefined|NaN|Infinity|True|False|TRUE|FALSE|Null|NULL|None|nil)$/;
+
 function unsupported(text: string): never {
+  if (NOT_KEYWORDS.test(text)) {
+    return fail(`Unsupported expression: ${text}`, "This expression is not valid: the keywords are true, false and null, in lower case, and there are no others.");
+  }
   const reason = parseExpression(text).errors[0]?.message;
   return fail(`Unsupported expression: ${text}`, refusedExpression(text, reason ?? "the runtime cannot read it"));
 }
@@ -416,7 +422,7 @@ class Evaluator {
 
   /** 5.2: arity first; arguments lazily; a missing path or step counts as undefined, any other error stops. */
   private coalesce(args: string[], depth: number): unknown {
-    if (args.length < 2) fail("coalesce() requires at least two arguments.", `coalesce() takes at least two arguments, not ${args.length}.`);
+    if (args.length < 2) fail("coalesce() requires at least two arguments.", `The function coalesce() takes at least two arguments, not ${args.length}.`);
     for (const arg of args) {
       let v: unknown;
       try {
@@ -447,7 +453,7 @@ class Evaluator {
     // steps (6.2)
     const first = segments[0];
     if (first === undefined || typeof first.value !== "string") {
-      fail(`Unsupported step expression: ${text}`, `${text} names no step: write steps.<id> or steps["<id>"].`);
+      fail(`Unsupported step expression: ${text}`, `The path ${text} names no step: write steps.<id> or steps["<id>"].`);
     }
     const id = first.value;
     if (!hasOwn(this.steps, id)) {
@@ -486,7 +492,7 @@ class Evaluator {
         const shown = typeof key === "number" ? String(key) : key;
         fail(
           `Expression '${text}' could not be resolved at '${shown}'.`,
-          `${text} cannot be read: ${text.slice(0, seg.start)} ${whyUnreadable(v, key)}.`,
+          `Cannot read ${text}: ${text.slice(0, seg.start)} ${whyUnreadable(v, key)}.`,
         );
       }
       v = (v as Record<string | number, unknown>)[key];

@@ -30,7 +30,7 @@ export function refuse(message: string): never {
 type Fn = (args: unknown[]) => unknown;
 
 function one(name: string, args: unknown[]): unknown {
-  if (args.length !== 1) fail(`${name}() requires one argument.`, `${name}() takes exactly one argument, not ${args.length}.`);
+  if (args.length !== 1) fail(`${name}() requires one argument.`, `The function ${name}() takes exactly one argument, not ${args.length}.`);
   return args[0];
 }
 
@@ -39,17 +39,17 @@ export const EAGER_FUNCTIONS: Readonly<Record<string, Fn>> = Object.assign(Objec
   date(args: unknown[]): unknown {
     const v = one("date", args);
     const t = parseDateAsUtc(jsString(v));
-    if (Number.isNaN(t)) fail("RangeError: Invalid time value", `date() cannot read ${describeValue(v)} as a date.`);
+    if (Number.isNaN(t)) fail("RangeError: Invalid time value", `The value given to date() is not a date: ${describeValue(v)}.`);
     return new Date(t).toISOString();
   },
   hmac(args: unknown[]): unknown {
-    if (args.length !== 2) fail("hmac() requires two arguments.", `hmac() takes exactly two arguments (a key and a value), not ${args.length}.`);
+    if (args.length !== 2) fail("hmac() requires two arguments.", `The function hmac() takes exactly two arguments (a key and a value), not ${args.length}.`);
     const [key, value] = args;
     const message = typeof value === "string" ? value : (JSON.stringify(value) as string | undefined);
     if (message === undefined) {
       fail(
         'TypeError: The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received undefined',
-        "hmac() cannot sign undefined: its second argument has no value.",
+        "The value given to hmac() to sign is missing (its second argument has no value).",
       );
     }
     return "sha256:" + hmacSha256Hex(jsString(key), message);
@@ -61,22 +61,22 @@ export const EAGER_FUNCTIONS: Readonly<Record<string, Fn>> = Object.assign(Objec
     const v = one("len", args);
     if (typeof v === "string" || Array.isArray(v)) return v.length;
     if (v !== null && typeof v === "object") return Object.keys(v).length;
-    return fail("len() supports strings, arrays, and objects.", `len() takes a text, an array or an object, not ${describeValue(v)}.`);
+    return fail("len() supports strings, arrays, and objects.", `The value given to len() must be a text, an array or an object, not ${describeValue(v)}.`);
   },
   lower(args: unknown[]): unknown {
     return jsString(one("lower", args)).toLowerCase();
   },
   sha256(args: unknown[]): unknown {
-    if (args.length === 0) fail("sha256() requires at least one argument.", "sha256() takes at least one argument, not 0.");
+    if (args.length === 0) fail("sha256() requires at least one argument.", "The function sha256() takes at least one argument, not 0.");
     const value = args.length === 1 ? args[0] : args;
     let text: string;
     try {
       text = canonicalJson(value);
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
-      if (/lone surrogate/.test(why)) fail("Lone surrogate strings are not hashable.", "sha256() cannot hash a text with a lone surrogate (half of a UTF-16 pair).");
-      if (/undefined/.test(why)) fail("undefined is not hashable.", "sha256() cannot hash undefined (an argument, or something inside one, has no value).");
-      return fail(`${why}.`, `sha256() cannot hash this value: ${why.replace(/^not hashable: /, "")}.`);
+      if (/lone surrogate/.test(why)) fail("Lone surrogate strings are not hashable.", "The value given to sha256() holds a text with a lone surrogate (half of a character that takes two UTF-16 units), which cannot be hashed.");
+      if (/undefined/.test(why)) fail("undefined is not hashable.", "The value given to sha256() is missing or holds a missing value, which cannot be hashed.");
+      return fail(`${why}.`, `The value given to sha256() cannot be hashed: ${why.replace(/^not hashable: /, "")}.`);
     }
     return "sha256:" + sha256Hex(text);
   },

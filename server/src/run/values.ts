@@ -66,10 +66,10 @@ function looseEquals(a: unknown, b: unknown): boolean {
   return (primitive(a) as unknown) == (primitive(b) as unknown);
 }
 
-/** A value in a message: `the number 3`, `the text "a"`, `null`, `an array`, `an object`, `undefined`. */
+/** A value in a message: `the number 3`, `the text "a"`, `null`, `an array`, `an object`, `a missing value` (undefined). */
 export function describeValue(v: unknown): string {
   if (v === null) return "null";
-  if (v === undefined) return "undefined";
+  if (v === undefined) return "a missing value";
   if (Array.isArray(v)) return v.length === 0 ? "an empty array" : "an array";
   if (typeof v === "object") return "an object";
   if (typeof v === "string") return `the text ${quoteShort(v)}`;

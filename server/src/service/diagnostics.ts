@@ -316,7 +316,7 @@ function inheritedCalls(doc: LwirDocument): Array<{ segments: PathSegment[]; ran
     return {
       segments: call.segments,
       range: span ? { start: doc.positionAt(span[0]), end: doc.positionAt(span[1]) } : rangeOf(doc, call.segments),
-      message: `${call.name} is not an expression function. The runtime accepts the call only because every JavaScript object has a method of that name, and the call cannot produce a value when the workflow runs.`,
+      message: `${call.name} is not an expression function. The runtime's validator accepts the call only because every JavaScript object has a method of that name; when the workflow runs, the call fails the step, even inside coalesce.`,
     };
   });
 }
