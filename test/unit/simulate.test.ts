@@ -49,7 +49,8 @@ describe("scheduling (spec 10)", () => {
       text("a"), text("b"), text("c", { needs: ["b"] }),
     ]), { input: {} });
     assert.equal(t.status, "failed");
-    assert.match(t.error!.message, /^No runnable LWIR step found; dependencies are incomplete or cyclic\.$/);
+    assert.equal(t.error!.runtime, "No runnable LWIR step found; dependencies are incomplete or cyclic.");
+    assert.equal(t.error!.message, 'No step can run next: "c" waits for a step that will not complete (a decision step, or a decision target that was not chosen).');
     assert.deepEqual(paths(t), ["classify", "route", "a"]);
   });
 
@@ -58,14 +59,15 @@ describe("scheduling (spec 10)", () => {
       decision("route", [], "a"), text("a"), text("after", { needs: ["route"] }),
     ]), { input: {} });
     assert.equal(t.status, "failed");
-    assert.match(t.error!.message, /No runnable LWIR step/);
+    assert.match(t.error!.runtime!, /No runnable LWIR step/);
   });
 
   test("a decision choosing end before the terminal step ran: missing a final output artifact", () => {
     const t = simulate(wf([tool("a"), decision("route", [{ when: "{{ true }}", to: "end" }], "b", { needs: ["a"] }), text("b"), text("c", { needs: ["b"] })]), { input: {} });
     assert.equal(t.status, "failed");
     assert.deepEqual(paths(t), ["a", "route"]);
-    assert.equal(t.error!.message, "Completed run is missing a final output artifact.");
+    assert.equal(t.error!.runtime, "Completed run is missing a final output artifact.");
+    assert.equal(t.error!.message, 'The run ended before its final step "c" ran, so it has no output.');
   });
 });
 
@@ -89,7 +91,8 @@ describe("loops (spec 10.1, 11)", () => {
     const t = simulate(loop(2), { input: {}, outputs: { review: "no" } });
     assert.equal(t.status, "failed");
     assert.equal(t.error!.stepPath, "worker.visit[2]");
-    assert.equal(t.error!.message, "Step 'worker' has reached its maxVisits cap of 2.");
+    assert.equal(t.error!.runtime, "Step 'worker' has reached its maxVisits cap of 2.");
+    assert.match(t.error!.message, /^Step "worker" would run a 3rd time, but its maxVisits is 2/);
     assert.equal(t.error!.cause, "max_visits_exceeded");
   });
 
@@ -186,13 +189,13 @@ describe("what the model receives (spec 8.2, 8.3; the documentation's contract)"
   });
   test("an ai.generate step without a string model fails before its prompt", () => {
     const t = simulate(wf([{ id: "a", uses: "ai.generate", with: {}, output: { mode: "text" } }]), { input: {} });
-    assert.equal(t.error!.message, "Step 'a' requires string config 'model'.");
+    assert.equal(t.error!.runtime, "Step 'a' requires string config 'model'.");
   });
 });
 
 describe("output checks (spec 13) and the workflow's own checks (10.4)", () => {
   test("mode checks: text, choice values, object, array; json accepts anything", () => {
-    assert.deepEqual(checkOutput("s", { mode: "text" }, 3), { ok: false, error: { message: "Step 's' output does not match text output mode." } });
+    assert.deepEqual(checkOutput("s", { mode: "text" }, 3), { ok: false, error: { message: 'The output of step "s" must be text, not the number 3.', runtime: "Step 's' output does not match text output mode." } });
     assert.equal(checkOutput("s", { mode: "choice", values: ["a", "b"] }, "c").ok, false);
     assert.equal(checkOutput("s", { mode: "choice", values: ["a", "b"] }, "b").ok, true);
     assert.equal(checkOutput("s", { mode: "object" }, []).ok, false);
@@ -204,8 +207,11 @@ describe("output checks (spec 13) and the workflow's own checks (10.4)", () => {
   });
   test("schema: Ajv's errorsText and per-error findings; false rejects all", () => {
     const r = checkOutput("s", { mode: "object", schema: { type: "object", required: ["label"], properties: { score: { type: "number" } } } }, { score: "x" });
-    assert.deepEqual(r, { ok: false, error: { message: "Step 's' output does not match schema: data must have required property 'label', data/score must be number", findings: ["must have required property 'label'", "/score must be number"] } });
-    assert.deepEqual(checkOutput("s", { mode: "json", schema: false }, 1), { ok: false, error: { message: "Step 's' output schema rejects all values." } });
+    assert.deepEqual(r, { ok: false, error: {
+      message: 'The output of step "s" does not match its output.schema: the output must have property "label"; the output.score must be number.',
+      runtime: "Step 's' output does not match schema: data must have required property 'label', data/score must be number", findings: ["must have required property 'label'", "/score must be number"],
+    } });
+    assert.equal((checkOutput("s", { mode: "json", schema: false }, 1) as { error: { runtime: string } }).error.runtime, "Step 's' output schema rejects all values.");
   });
   test("a sample that does not match stops the run at the step (step_schema_error); ai.generate notes the repair", () => {
     const t = simulate(wf([{ id: "a", uses: "ai.generate", with: { model: "m" }, output: { mode: "choice", values: ["x"] } }]), { input: {}, outputs: { a: "y" } });
@@ -215,18 +221,19 @@ describe("output checks (spec 13) and the workflow's own checks (10.4)", () => {
   });
   test("the workflow input against input.schema before anything runs", () => {
     const t = simulate(wf([text("a")], { input: { schema: { type: "object", required: ["q"] } } }), { input: {} });
-    assert.equal(t.error!.message, "Workflow input does not match schema: data must have required property 'q'");
+    assert.equal(t.error!.runtime, "Workflow input does not match schema: data must have required property 'q'");
+    assert.equal(t.error!.message, 'The workflow input does not match input.schema: input must have property "q".');
     assert.equal(t.steps.length, 0);
   });
   test("a terminal step whose mode cannot match the output schema's type fails before the first step", () => {
     const t = simulate(wf([text("a")], { output: { schema: { type: "object" } } }), { input: {} });
-    assert.equal(t.error!.message, "Terminal step 'a' output mode 'text' is incompatible with workflow output schema type 'object'.");
+    assert.equal(t.error!.runtime, "Terminal step 'a' output mode 'text' is incompatible with workflow output schema type 'object'.");
     assert.equal(t.steps.length, 0);
   });
   test("the workflow output against output.schema, at the terminal step", () => {
     const t = simulate(wf([tool("a")], { output: { schema: { type: "object", required: ["x"] } } }), { input: {}, outputs: { a: {} } });
     assert.equal(t.error!.stepPath, "a");
-    assert.match(t.error!.message, /^Workflow output does not match schema: data must have required property 'x'$/);
+    assert.equal(t.error!.runtime, "Workflow output does not match schema: data must have required property 'x'");
   });
   test("outputs are stored in canonical key order, as the runtime reads them back", () => {
     const t = simulate(wf([tool("a")]), { input: {}, outputs: { a: { b: 1, a: 2, 10: 3, 9: 4 } } });
@@ -269,7 +276,7 @@ describe("parallel (spec 12)", () => {
     for (const [input, message] of cases) {
       const t = simulate(wf([par({}, [text("w")])]), { input });
       assert.equal(t.status, "failed");
-      assert.match(t.error!.message, message);
+      assert.match(t.error!.runtime!, message);
       assert.equal(t.error!.stepPath, "p");
       assert.equal(t.error!.cause, "runtime_config_error");
     }

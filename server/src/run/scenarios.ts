@@ -208,9 +208,10 @@ export function runScenario(workflow: unknown, scenario: Scenario, doc: LwirDocu
       const message = isObject(expected) ? expected.message : typeof expected === "string" ? expected : undefined;
       const stepPath = err.stepPath ?? "";
       const stepOk = step === undefined || step === stepPath || step === withoutVisit(stepPath) || (typeof step === "string" && trace.steps.some((s) => s.path === stepPath && s.id === step));
-      const messageOk = message === undefined || (typeof message === "string" && err.message.includes(message));
+      // Either wording matches: ours (what lwir prints) or the runtime's own text.
+      const messageOk = message === undefined || (typeof message === "string" && (err.message.includes(message) || (err.runtime ?? "").includes(message)));
       if (!stepOk || !messageOk) {
-        failures.push({ what: "expect.error", message: !stepOk ? "the run failed at another step" : "the error message differs", position: at("error"), expected, actual: { step: stepPath || null, message: err.message } });
+        failures.push({ what: "expect.error", message: !stepOk ? "the run failed at another step" : "the error message differs", position: at("error"), expected, actual: { step: stepPath || null, message: err.message, ...(err.runtime ? { runtime: err.runtime } : {}) } });
       }
     }
   } else if (trace.status === "failed" && trace.error) {

@@ -10,7 +10,8 @@ import { sha256Hex } from "../lwir/sha256";
 import { decisionTargets, terminalIndexes, validNeeds } from "../lwir/validate";
 import type { EvalContext, StepEnvelope } from "./context";
 import { resolveValue, type EvalError } from "./evaluate";
-import { errorsText, findingsOf, validateInstance } from "./instance";
+import { errorsText, findingsOf, validateInstance, type InstanceError } from "./instance";
+import { describeValue } from "./values";
 import { buildPrompt } from "./prompt";
 import { sampleOfOutput, type OutputContract } from "./samples";
 
@@ -130,7 +131,7 @@ function stored(value: unknown, stepPath: string): unknown {
   try {
     return JSON.parse(canonicalJson(value));
   } catch (error) {
-    throw new RunFailure({ message: `Step output cannot be stored: ${error instanceof Error ? error.message : String(error)}`, stepPath, at: "output" });
+    throw new RunFailure({ message: `The output cannot be stored as JSON (${error instanceof Error ? error.message : String(error)}).`, stepPath, at: "output" });
   }
 }
 
@@ -216,7 +217,10 @@ class Simulation {
     try {
       this.checkInput();
       const terminal = this.terminalOf(top);
-      if (terminal === "ambiguous") throw new RunFailure({ message: `Ambiguous terminal steps: ${terminalIndexes(this.workflow.steps as unknown[]).map((i) => (this.workflow.steps as Obj[])[i].id).join(", ")}.` });
+      if (terminal === "ambiguous") {
+        const ids = terminalIndexes(this.workflow.steps as unknown[]).map((i) => String((this.workflow.steps as Obj[])[i].id));
+        throw new RunFailure({ message: `The workflow has ${ids.length} final steps (${quoted(ids)}): the run fails before its first step.`, runtime: `Ambiguous terminal steps: ${ids.join(", ")}.` });
+      }
       if (terminal) this.checkTerminalMode(terminal);
       this.runScope(scope, terminal);
       const output = this.finalOutput(scope, terminal);
@@ -241,7 +245,10 @@ class Simulation {
     if (schema === undefined) return;
     const errors = validateInstance(schema, this.input);
     if (errors.length > 0) {
-      throw new RunFailure({ message: `Workflow input does not match schema: ${errorsText(errors)}`, cause: "input_schema_error", findings: findingsOf(errors) });
+      throw new RunFailure({
+        message: `The workflow input does not match input.schema: ${plainFindings(errors, "input")}.`,
+        runtime: `Workflow input does not match schema: ${errorsText(errors)}`, cause: "input_schema_error", findings: findingsOf(errors),
+      });
     }
   }
 
@@ -263,7 +270,8 @@ class Simulation {
       : mode === "json" && isObject(contract.schema) && typeof contract.schema.type === "string" ? contract.schema.type : undefined;
     if (primary !== undefined && primary !== schema.type) {
       throw new RunFailure({
-        message: `Terminal step '${terminal.id}' output mode '${String(mode)}' is incompatible with workflow output schema type '${schema.type}'.`,
+        message: `The final step "${terminal.id}" gives ${String(mode)} output, but output.schema asks for type ${schema.type}: the run fails before its first step.`,
+        runtime: `Terminal step '${terminal.id}' output mode '${String(mode)}' is incompatible with workflow output schema type '${schema.type}'.`,
         stepPath: terminal.id, cause: "step_schema_error",
       });
     }
@@ -272,7 +280,10 @@ class Simulation {
   private finalOutput(scope: Scope, terminal: StepDef | undefined): unknown {
     const id = terminal ? terminal.id : scope.lastRun;
     const done = id !== undefined ? scope.done.get(id) : undefined;
-    if (!done || done.outputs.length === 0) throw new RunFailure({ message: "Completed run is missing a final output artifact." });
+    if (!done || done.outputs.length === 0) {
+      const message = terminal ? `The run ended before its final step "${terminal.id}" ran, so it has no output.` : "The run ended with no output: only decision steps ran.";
+      throw new RunFailure({ message, runtime: "Completed run is missing a final output artifact." });
+    }
     const output = done.outputs[done.outputs.length - 1];
     // A single-visit terminal step checked the workflow output with its own output; otherwise it is checked here.
     if (!terminal || terminal.maxVisits > 1) {
@@ -285,9 +296,12 @@ class Simulation {
   private workflowOutputProblem(output: unknown): Omit<RunError, "stepPath"> | undefined {
     const schema = isObject(this.workflow.output) ? this.workflow.output.schema : undefined;
     if (schema === undefined || schema === true) return undefined;
-    if (schema === false) return { message: "Workflow output schema rejects all values." };
+    if (schema === false) return { message: "The workflow's output.schema is false, which accepts no output.", runtime: "Workflow output schema rejects all values." };
     const errors = validateInstance(schema, output);
-    return errors.length === 0 ? undefined : { message: `Workflow output does not match schema: ${errorsText(errors)}`, findings: findingsOf(errors) };
+    return errors.length === 0 ? undefined : {
+      message: `The workflow output does not match output.schema: ${plainFindings(errors, "the output")}.`,
+      runtime: `Workflow output does not match schema: ${errorsText(errors)}`, findings: findingsOf(errors),
+    };
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -318,11 +332,12 @@ class Simulation {
         i = steps.findIndex((s, k) => pending[k] && needsMet(s) && !heldBack(s));
         if (i < 0) {
           if (pending.some((p) => p)) {
-            const message = scope.branch
+            const runtime = scope.branch
               ? `No runnable LWIR branch step found for '${scope.prefix.slice(0, -1)}'; dependencies are incomplete or cyclic.`
               : "No runnable LWIR step found; dependencies are incomplete or cyclic.";
             const waiting = steps.filter((_, k) => pending[k]).map((s) => s.id);
-            throw new RunFailure({ message, ...(scope.branch ? { stepPath: scope.prefix.slice(0, -1) } : {}), findings: [`waiting: ${waiting.join(", ")}`] });
+            const message = `No step can run next: ${quoted(waiting)} ${waiting.length === 1 ? "waits" : "wait"} for a step that will not complete (a decision step, or a decision target that was not chosen).`;
+            throw new RunFailure({ message, runtime, ...(scope.branch ? { stepPath: scope.prefix.slice(0, -1) } : {}) });
           }
           return;
         }
@@ -346,7 +361,7 @@ class Simulation {
       }
       const target = chosen === undefined ? undefined : scope.byId.get(chosen);
       if (target === undefined) {
-        throw new RunFailure({ message: `Decision step '${step.id}' chose '${String(chosen)}', which is not a step of this list.`, stepPath: this.lastPathOf(scope, step) });
+        throw new RunFailure({ message: `Decision step "${step.id}" chose ${chosen === undefined ? "nothing" : `"${chosen}"`}, which is not a step of its list.`, stepPath: this.lastPathOf(scope, step) });
       }
       forced = target;
       const queue = [steps[target].id];
@@ -392,10 +407,16 @@ class Simulation {
       fail(new RunFailure({ message: `The dry run stopped after ${this.limit} step runs.`, stepPath: path, cause: "dry_run_limit" }));
     }
     if (step.maxVisits > 1 && visit >= step.maxVisits) {
-      fail(new RunFailure({ message: `Step '${step.id}' has reached its maxVisits cap of ${step.maxVisits}.`, stepPath: path, cause: "max_visits_exceeded" }));
+      fail(new RunFailure({
+        message: `Step "${step.id}" would run a ${ordinal(visit + 1)} time, but its maxVisits is ${step.maxVisits}: the run fails (leaving a loop takes a decision choosing another step).`,
+        runtime: `Step '${step.id}' has reached its maxVisits cap of ${step.maxVisits}.`, stepPath: path, cause: "max_visits_exceeded",
+      }));
     }
     if (step.maxVisits === 1 && visit > 0) {
-      fail(new RunFailure({ message: `Step '${step.id}' has a non-terminal attempt and cannot be retried safely.`, stepPath: path, cause: "integrity" }));
+      fail(new RunFailure({
+        message: `Step "${step.id}" has run already and its maxVisits is 1: the runtime refuses to run it again.`,
+        runtime: `Step '${step.id}' has a non-terminal attempt and cannot be retried safely.`, stepPath: path, cause: "integrity",
+      }));
     }
     const context = this.contextFor(scope, step.raw);
     try {
@@ -494,7 +515,9 @@ class Simulation {
     const w = isObject(step.raw.with) ? step.raw.with : {};
     const notes: string[] = [];
     if (step.uses === "ai.generate") {
-      if (typeof w.model !== "string" || w.model === "") throw new RunFailure({ message: `Step '${step.id}' requires string config 'model'.`, stepPath: path, at: "with.model", cause: "runtime_config_error" });
+      if (typeof w.model !== "string" || w.model === "") {
+        throw new RunFailure({ message: `Step "${step.id}" has no model: with.model must be a non-empty string.`, runtime: `Step '${step.id}' requires string config 'model'.`, stepPath: path, at: "with.model", cause: "runtime_config_error" });
+      }
       entry.with = { model: w.model };
       const p = buildPrompt(w, input, context);
       if (!p.ok) throw evalFailure(p.error, path, p.field);
@@ -576,15 +599,25 @@ class Simulation {
     const w = isObject(step.raw.with) ? step.raw.with : {};
     const context = this.contextFor(scope, step.raw);
     const configProblem = parallelConfigProblem(w);
-    if (configProblem) throw new RunFailure({ message: `Parallel step '${step.id}' has invalid runtime config.`, stepPath: path, at: `with.${configProblem}`, cause: "runtime_config_error" });
+    if (configProblem) {
+      throw new RunFailure({ message: `Parallel step "${step.id}" has an invalid with.${configProblem}.`, runtime: `Parallel step '${step.id}' has invalid runtime config.`, stepPath: path, at: `with.${configProblem}`, cause: "runtime_config_error" });
+    }
     const items = resolveValue(w.items, context);
     if (!items.ok) throw evalFailure(items.error, path, "with.items");
-    if (!Array.isArray(items.value)) throw new RunFailure({ message: `Parallel step '${step.id}' items expression must resolve to an array.`, stepPath: path, at: "with.items", cause: "runtime_config_error" });
+    if (!Array.isArray(items.value)) {
+      throw new RunFailure({
+        message: `with.items of parallel step "${step.id}" must give an array, not ${describeValue(items.value)}.`,
+        runtime: `Parallel step '${step.id}' items expression must resolve to an array.`, stepPath: path, at: "with.items", cause: "runtime_config_error",
+      });
+    }
     const list = items.value;
     entry.items = list;
     const maxBranches = w.maxBranches as number;
     if (list.length > maxBranches) {
-      throw new RunFailure({ message: `Parallel step '${step.id}' resolved ${list.length} item(s), exceeding maxBranches ${maxBranches}.`, stepPath: path, at: "with.items", cause: "runtime_config_error" });
+      throw new RunFailure({
+        message: `with.items of parallel step "${step.id}" gives ${list.length} items, more than its maxBranches of ${maxBranches}.`,
+        runtime: `Parallel step '${step.id}' resolved ${list.length} item(s), exceeding maxBranches ${maxBranches}.`, stepPath: path, at: "with.items", cause: "runtime_config_error",
+      });
     }
     const keys: string[] = [];
     const seen = new Set<string>();
@@ -592,9 +625,17 @@ class Simulation {
       const r = resolveValue(w.itemKey, { ...context, item, hasItem: true });
       if (!r.ok) throw evalFailure(r.error, path, "with.itemKey");
       if (typeof r.value !== "string" || r.value === "") {
-        throw new RunFailure({ message: `Parallel step '${step.id}' itemKey must resolve to a non-empty string.`, stepPath: path, at: "with.itemKey", cause: "runtime_config_error" });
+        throw new RunFailure({
+          message: `with.itemKey of parallel step "${step.id}" must give a non-empty string, not ${describeValue(r.value)} (item ${keys.length + 1}).`,
+          runtime: `Parallel step '${step.id}' itemKey must resolve to a non-empty string.`, stepPath: path, at: "with.itemKey", cause: "runtime_config_error",
+        });
       }
-      if (seen.has(r.value)) throw new RunFailure({ message: `Duplicate itemKey '${r.value}' in parallel step '${step.id}'.`, stepPath: path, at: "with.itemKey", cause: "runtime_config_error" });
+      if (seen.has(r.value)) {
+        throw new RunFailure({
+          message: `with.itemKey of parallel step "${step.id}" gives ${JSON.stringify(r.value)} for two items: item keys must differ.`,
+          runtime: `Duplicate itemKey '${r.value}' in parallel step '${step.id}'.`, stepPath: path, at: "with.itemKey", cause: "runtime_config_error",
+        });
+      }
       seen.add(r.value);
       keys.push(r.value);
       this.itemKeys.add(r.value);
@@ -624,12 +665,17 @@ class Simulation {
       try {
         if (bodyTerminal === "ambiguous") {
           const ids = terminalIndexes(body.map((s) => s.raw)).map((i) => body[i].id);
-          throw new RunFailure({ message: `Ambiguous terminal steps: ${ids.join(", ")}.`, stepPath: branchPath });
+          throw new RunFailure({ message: `The body of parallel step "${step.id}" has ${ids.length} final steps (${quoted(ids)}): every branch fails.`, runtime: `Ambiguous terminal steps: ${ids.join(", ")}.`, stepPath: branchPath });
         }
         this.runScope(branch, bodyTerminal);
         const resultId = outputStep ?? branch.lastRun ?? bodyTerminal?.id;
         const done = resultId !== undefined ? branch.done.get(resultId) : undefined;
-        if (!done || done.outputs.length === 0) throw new RunFailure({ message: `Parallel branch '${branchPath}' is missing final output.`, stepPath: branchPath });
+        if (!done || done.outputs.length === 0) {
+          throw new RunFailure({
+            message: resultId === undefined ? `Branch ${branchPath} ended with no output: only decision steps ran.` : `Branch ${branchPath} ended before "${resultId}" ran, so it has no output.`,
+            runtime: `Parallel branch '${branchPath}' is missing final output.`, stepPath: branchPath,
+          });
+        }
         result = done.outputs[done.outputs.length - 1];
       } catch (error) {
         if (!(error instanceof RunFailure)) throw error;
@@ -642,7 +688,7 @@ class Simulation {
         }
         envelopes.push({
           itemKey: keys[b], status: "failed",
-          error: { name: "Error", message: failure.message, ...(failure.stepPath ? { failedStepPath: failure.stepPath } : {}), retriable: false },
+          error: { name: "Error", message: failure.runtime ?? failure.message, ...(failure.stepPath ? { failedStepPath: failure.stepPath } : {}), retriable: false },
           artifacts: branch.artifacts,
         });
         continue;
@@ -679,7 +725,28 @@ function parallelConfigProblem(w: Obj): string | undefined {
   return undefined;
 }
 
-export type OutputCheck = { ok: true; value: unknown } | { ok: false; error: { message: string; findings?: string[] } };
+export type OutputCheck = { ok: true; value: unknown } | { ok: false; error: { message: string; runtime: string; findings?: string[] } };
+
+/** Schema errors in plain words: `the output.score must be number; the output must have property "label"`. */
+export function plainFindings(errors: readonly InstanceError[], root: string): string {
+  return errors.slice(0, 5).map((e) => {
+    const path = e.instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+      .map((p) => (/^\d+$/.test(p) ? `[${p}]` : /^[A-Za-z_$][\w$-]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`)).join("");
+    const message = e.message.replace(/must NOT/g, "must not").replace(/must have required property '([^']*)'/, 'must have property "$1"')
+      .replace("must be equal to one of the allowed values", "must be one of the values of its enum").replace("must be equal to constant", "must be its const value");
+    return `${root}${path} ${message}`;
+  }).join("; ") + (errors.length > 5 ? `; and ${errors.length - 5} more` : "");
+}
+
+function quoted(ids: readonly string[]): string {
+  return ids.map((id) => `"${id}"`).join(", ");
+}
+
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th";
+  return `${n}${suffix}`;
+}
 
 /** A step's result against its declared output, as the runtime checks a model's answer (spec 13, steps 1–3). */
 export function checkOutput(stepId: string, contract: OutputContract | undefined, result: unknown): OutputCheck {
@@ -699,11 +766,19 @@ export function checkOutput(stepId: string, contract: OutputContract | undefined
     : mode === "object" ? isObject(value)
     : mode === "array" ? Array.isArray(value)
     : true;
-  if (!modeOk) return { ok: false, error: { message: `Step '${stepId}' output does not match ${String(mode)} output mode.` } };
+  if (!modeOk) {
+    const what = mode === "choice" ? `one of output.values${Array.isArray(contract.values) ? ` (${contract.values.map((v) => JSON.stringify(v)).join(", ")})` : ""}` : mode === "text" ? "text" : mode === "object" ? "an object" : "an array";
+    return { ok: false, error: { message: `The output of step "${stepId}" must be ${what}, not ${describeValue(value)}.`, runtime: `Step '${stepId}' output does not match ${String(mode)} output mode.` } };
+  }
   if ((mode === "object" || mode === "array" || mode === "json") && contract.schema !== undefined && contract.schema !== true) {
-    if (contract.schema === false) return { ok: false, error: { message: `Step '${stepId}' output schema rejects all values.` } };
+    if (contract.schema === false) return { ok: false, error: { message: `Step "${stepId}" has output.schema false, which accepts no output.`, runtime: `Step '${stepId}' output schema rejects all values.` } };
     const errors = validateInstance(contract.schema, value);
-    if (errors.length > 0) return { ok: false, error: { message: `Step '${stepId}' output does not match schema: ${errorsText(errors)}`, findings: findingsOf(errors) } };
+    if (errors.length > 0) {
+      return { ok: false, error: {
+        message: `The output of step "${stepId}" does not match its output.schema: ${plainFindings(errors, "the output")}.`,
+        runtime: `Step '${stepId}' output does not match schema: ${errorsText(errors)}`, findings: findingsOf(errors),
+      } };
+    }
   }
   return { ok: true, value };
 }
