@@ -281,7 +281,7 @@ class Simulation {
     const id = terminal ? terminal.id : scope.lastRun;
     const done = id !== undefined ? scope.done.get(id) : undefined;
     if (!done || done.outputs.length === 0) {
-      const message = terminal ? `The run ended before its final step "${terminal.id}" ran, so it has no output.` : "The run ended with no output: only decision steps ran.";
+      const message = terminal ? `The run ended before its final step "${terminal.id}" ran, so it has no output.` : "The run ended with no output: no step that gives one ran.";
       throw new RunFailure({ message, runtime: "Completed run is missing a final output artifact." });
     }
     const output = done.outputs[done.outputs.length - 1];
@@ -672,7 +672,7 @@ class Simulation {
         const done = resultId !== undefined ? branch.done.get(resultId) : undefined;
         if (!done || done.outputs.length === 0) {
           throw new RunFailure({
-            message: resultId === undefined ? `Branch ${branchPath} ended with no output: only decision steps ran.` : `Branch ${branchPath} ended before "${resultId}" ran, so it has no output.`,
+            message: resultId === undefined ? `Branch ${branchPath} ended with no output: no step that gives one ran.` : `Branch ${branchPath} ended before "${resultId}" ran, so it has no output.`,
             runtime: `Parallel branch '${branchPath}' is missing final output.`, stepPath: branchPath,
           });
         }
