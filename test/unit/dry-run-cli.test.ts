@@ -216,8 +216,8 @@ describe("every valid document dry-runs with generated samples, without a crash 
     }
     // The runs that fail are the documents' (or the generated samples'; docs/dry-run.md lists them): each stops
     // with one of the runtime's own errors, none with an exception of ours.
-    const known = /^(Terminal step '.*' output mode '.*' is incompatible|Expression '.*' could not be resolved at|Expression references incomplete step|Completed run is missing a final output artifact\.|Workflow output does not match schema)/;
+    const known = /^(Terminal step '.*' output mode '.*' is incompatible|Expression '.*' could not be resolved at|Expression references incomplete step|Completed run is missing a final output artifact\.|Workflow output does not match schema|Step '.*' has reached its maxVisits cap of)/;
     for (const [file, runtime] of failing) assert.match(runtime, known, file);
-    assert.ok(failing.length > 0 && failing.length < valid.length);
+    assert.equal(failing.length, 69, "docs/dry-run.md (The corpora, dry-run with generated samples) lists them: update it with this count");
   });
 });

@@ -17,9 +17,13 @@ export interface GeneratedValue {
   problem?: string;
 }
 
-/** A small instance of `schema`; `name` is the property (or step) it is for, used as the text of strings. */
-export function sampleOfSchema(schema: unknown, name: string): GeneratedValue {
-  const value = generate(schema, schema, name, 0);
+/**
+ * A small instance of `schema`; `name` is the property (or step) it is for, used as the text of strings.
+ * `full` (the generated workflow input): every declared property, and at least one element per array (so
+ * that parallel steps have a branch to run), instead of the required ones and minItems.
+ */
+export function sampleOfSchema(schema: unknown, name: string, full = false): GeneratedValue {
+  const value = generate(schema, schema, name, 0, full);
   const errors = validateInstance(schema, value);
   return errors.length === 0 ? { value } : { value, problem: errorsText(errors) };
 }
@@ -46,41 +50,42 @@ function typeOf(s: Obj): string | undefined {
   return undefined;
 }
 
-function generate(schema: unknown, root: unknown, name: string, depth: number): unknown {
+function generate(schema: unknown, root: unknown, name: string, depth: number, full: boolean): unknown {
   if (depth > MAX_GENERATION_DEPTH || schema === false) return null;
   if (!isObject(schema)) return null;
   const s = schema;
-  if (typeof s.$ref === "string") return generate(resolveRef(root, s.$ref), root, name, depth + 1);
+  if (typeof s.$ref === "string") return generate(resolveRef(root, s.$ref), root, name, depth + 1, full);
   if (hasOwn(s, "const")) return s.const;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   if (Array.isArray(s.allOf) && s.allOf.length > 0 && typeOf(s) === undefined) {
     // The branches together: the first one that says what type the value is.
     const typed = s.allOf.find((b) => isObject(b) && typeOf(b) !== undefined) ?? s.allOf[0];
-    return generate(typed, root, name, depth + 1);
+    return generate(typed, root, name, depth + 1, full);
   }
   for (const key of ["anyOf", "oneOf"]) {
     const branches = s[key];
-    if (Array.isArray(branches) && branches.length > 0 && typeOf(s) === undefined) return generate(branches[0], root, name, depth + 1);
+    if (Array.isArray(branches) && branches.length > 0 && typeOf(s) === undefined) return generate(branches[0], root, name, depth + 1, full);
   }
   switch (typeOf(s)) {
     case "object": {
       const out: Obj = {};
       const props = isObject(s.properties) ? s.properties : {};
       const required = Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : [];
-      for (const key of required) out[key] = generate(hasOwn(props, key) ? props[key] : true, root, key, depth + 1);
+      for (const key of required) out[key] = generate(hasOwn(props, key) ? props[key] : true, root, key, depth + 1, full);
       const minProps = typeof s.minProperties === "number" ? s.minProperties : 0;
       for (const key of Object.keys(props)) {
-        if (Object.keys(out).length >= minProps) break;
-        if (!hasOwn(out, key)) out[key] = generate(props[key], root, key, depth + 1);
+        if (!full && Object.keys(out).length >= minProps) break;
+        if (!hasOwn(out, key)) out[key] = generate(props[key], root, key, depth + 1, full);
       }
       return out;
     }
     case "array": {
-      const min = typeof s.minItems === "number" ? Math.min(s.minItems, 100) : 0;
+      const max = typeof s.maxItems === "number" ? s.maxItems : Infinity;
+      const min = Math.min(Math.max(typeof s.minItems === "number" ? s.minItems : 0, full ? 1 : 0), max, 100);
       const out: unknown[] = [];
       for (let i = 0; i < min; i++) {
         const itemSchema = Array.isArray(s.items) ? s.items[i] ?? s.additionalItems : s.items;
-        const item = generate(itemSchema ?? true, root, `${name}${i + 1}`, depth + 1);
+        const item = generate(itemSchema ?? true, root, `${name}${i + 1}`, depth + 1, full);
         out.push(item);
       }
       return out;
@@ -136,8 +141,8 @@ export interface OutputContract {
 }
 
 /**
- * The generated sample of a step: the first choice value, a text naming the step, the smallest instance
- * of the schema (object and array modes without a schema: {} and []; json without one: null).
+ * The generated sample of a step: the first choice value, a text naming the step, a small instance of the
+ * schema with every declared property (object and array modes without a schema: {} and []; json without one: null).
  */
 export function sampleOfOutput(stepId: string, output: OutputContract | undefined): GeneratedValue {
   const mode = output?.mode;
@@ -148,5 +153,7 @@ export function sampleOfOutput(stepId: string, output: OutputContract | undefine
   if (mode === "text" || mode === undefined) return { value: `text from step ${stepId}` };
   const schema = output?.schema;
   if (schema === undefined || schema === true) return { value: mode === "object" ? {} : mode === "array" ? [] : null };
-  return sampleOfSchema(schema, stepId);
+  // Every declared property and one element per array: a minimal value would fail the first read of an
+  // optional property, which says nothing about the workflow.
+  return sampleOfSchema(schema, stepId, true);
 }

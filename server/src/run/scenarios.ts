@@ -125,11 +125,15 @@ export function readScenarios(doc: LwirDocument): ScenariosFile {
   return { ...(workflow !== undefined ? { workflow } : {}), scenarios, problems };
 }
 
-/** The input of a scenario without one: the smallest instance of the workflow's input.schema (an empty object without a schema). */
+/**
+ * The input of a scenario without one, from the workflow's input.schema: every declared property and one
+ * element per array (so that parallel steps have a branch), each value as small as its schema allows; an
+ * empty object when the schema declares nothing.
+ */
 export function generatedInput(workflow: unknown): unknown {
   const schema = isObject(workflow) && isObject(workflow.input) ? workflow.input.schema : undefined;
-  if (schema === undefined || validateInstance(schema, {}).length === 0 && !(isObject(schema) && Array.isArray(schema.required))) return {};
-  return sampleOfSchema(schema, "input").value;
+  const value = schema === undefined ? null : sampleOfSchema(schema, "input", true).value;
+  return value === null && (schema === undefined || validateInstance(schema, {}).length === 0) ? {} : value;
 }
 
 export interface ExpectationFailure {

@@ -6,7 +6,6 @@
 // a model's answer (13) and stored as the runtime stores them (canonical JSON, read back). The run stops
 // where the runtime would stop, with the step path, the expression and the message.
 import { canonicalJson } from "../lwir/canonical";
-import { sha256Hex } from "../lwir/sha256";
 import { decisionTargets, terminalIndexes, validNeeds } from "../lwir/validate";
 import type { EvalContext, StepEnvelope } from "./context";
 import { resolveValue, type EvalError } from "./evaluate";
@@ -124,12 +123,61 @@ function evalFailure(error: EvalError, stepPath: string, at: string): RunFailure
   });
 }
 
+/** Nesting up to which canonicalCopy recurses; deeper values take the canonical writer (iterative). */
+const COPY_DEPTH = 200;
+const SURROGATE = /[\uD800-\uDFFF]/;
+class NotPlain extends Error {}
+
+/**
+ * A copy of plain JSON data with its keys in canonical order, as JSON.parse(canonicalJson(value)) gives
+ * it, without the text in between. Throws NotPlain for what the canonical writer would refuse or has to
+ * look at more closely (non-finite numbers, surrogates, deep nesting): the caller then takes that path.
+ */
+function canonicalCopy(value: unknown, depth: number): unknown {
+  if (value === null || typeof value === "boolean") return value;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) throw new NotPlain();
+    return value;
+  }
+  if (typeof value === "string") {
+    if (SURROGATE.test(value)) throw new NotPlain();
+    return value;
+  }
+  if (typeof value !== "object" || depth > COPY_DEPTH) throw new NotPlain();
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = canonicalCopy(value[i], depth + 1);
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) throw new NotPlain();
+  const keys = Object.keys(value).sort();
+  const out: Obj = {};
+  for (const k of keys) {
+    if (SURROGATE.test(k)) throw new NotPlain();
+    const v = canonicalCopy((value as Obj)[k], depth + 1);
+    if (k === "__proto__") Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** Plain data in canonical key order; throws (the canonical writer's message) for what cannot be stored. */
+function canonical(value: unknown): unknown {
+  try {
+    return canonicalCopy(value, 0);
+  } catch (error) {
+    if (!(error instanceof NotPlain)) throw error;
+    return JSON.parse(canonicalJson(value));
+  }
+}
+
 /** How the runtime stores an output and reads it back: canonical JSON (keys sorted), undefined as null. */
 function stored(value: unknown, stepPath: string): unknown {
   if (value === undefined) return null;
   if (typeof value === "string") return value;
   try {
-    return JSON.parse(canonicalJson(value));
+    return canonical(value);
   } catch (error) {
     throw new RunFailure({ message: `The output cannot be stored as JSON (${error instanceof Error ? error.message : String(error)}).`, stepPath, at: "output" });
   }
@@ -140,9 +188,16 @@ export function encodeItemKey(key: string): string {
   return encodeURIComponent(key).replace(/\./g, "%2E");
 }
 
-/** An artifact reference of our own making (the runtime's are random): derived from the step path. */
+/** An artifact reference of our own making (the runtime's are random): 16 hex digits of two FNV-1a hashes of the step path. */
 function artifactRef(stepPath: string): string {
-  return `artifact://art_${sha256Hex(stepPath).slice(0, 16)}`;
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < stepPath.length; i++) {
+    const c = stepPath.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 13);
+  }
+  return `artifact://art_${(a >>> 0).toString(16).padStart(8, "0")}${(b >>> 0).toString(16).padStart(8, "0")}`;
 }
 
 interface StepDef {
@@ -164,7 +219,7 @@ interface Scope {
   byId: Map<string, number>;
   /** The path prefix of the scope's steps: "" at the top level, `triage[t1].` in a branch. */
   prefix: string;
-  branch?: { item: unknown; index: number; key: string; parallelId: string };
+  branch?: { item: unknown; index: number; key: string; parallelId: string; outerDone: ReadonlySet<string> };
   /** The `steps` map the evaluator reads (no prototype), kept up to date as steps complete. */
   visible: Record<string, StepEnvelope>;
   done: Map<string, Done>;
@@ -320,8 +375,32 @@ class Simulation {
         dependants.set(n, list);
       }
     });
-    const needsMet = (s: StepDef): boolean => s.needs.every((n) => satisfied.has(n));
-    const heldBack = (s: StepDef): boolean => decisions.some((d) => needsMet(d) && decisionTargets(d.raw).includes(s.id));
+    // In a branch, a need on a top-level step its parallel step needs counts once that step completed (the
+    // validator allows such needs; the semantics do not say how the branch's scheduler reads them, and a
+    // branch that could never start would make every such workflow fail).
+    const outer = scope.branch ? scope.branch.outerDone : undefined;
+    const needsMet = (s: StepDef): boolean => s.needs.every((n) => satisfied.has(n) || (outer !== undefined && outer.has(n) && !scope.byId.has(n)));
+    // The targets of the decisions whose needs are all met (held back until chosen): kept up to date as
+    // steps complete, from each decision's count of needs not met yet (completion only ever adds).
+    const held = new Set<string>();
+    const unmet = new Map<StepDef, number>();
+    const waitingOn = new Map<string, StepDef[]>();
+    for (const d of decisions) {
+      const open = [...new Set(d.needs)].filter((n) => !(outer !== undefined && outer.has(n) && !scope.byId.has(n)));
+      unmet.set(d, open.length);
+      for (const n of open) waitingOn.set(n, [...(waitingOn.get(n) ?? []), d]);
+      if (open.length === 0) for (const t of decisionTargets(d.raw)) held.add(t);
+    }
+    const complete = (id: string): void => {
+      if (satisfied.has(id)) return;
+      satisfied.add(id);
+      for (const d of waitingOn.get(id) ?? []) {
+        const left = unmet.get(d)! - 1;
+        unmet.set(d, left);
+        if (left === 0) for (const t of decisionTargets(d.raw)) held.add(t);
+      }
+    };
+    const heldBack = (s: StepDef): boolean => held.has(s.id);
     let forced: number | undefined;
     for (;;) {
       let i: number;
@@ -346,7 +425,7 @@ class Simulation {
       const step = steps[i];
       const chosen = this.runStep(scope, step, terminal);
       if (step.uses !== "decision") {
-        satisfied.add(step.id);
+        complete(step.id);
         continue;
       }
       // After a decision: the other targets leave the queue; `end` stops the scope; else the target runs
@@ -659,7 +738,7 @@ class Simulation {
     for (let b = 0; b < list.length; b++) {
       const branchPath = entry.branches[b];
       const visible: Record<string, StepEnvelope> = Object.assign(Object.create(null), outer);
-      const branch = this.newScope(body, `${branchPath}.`, { item: list[b], index: b, key: keys[b], parallelId: step.id }, visible);
+      const branch = this.newScope(body, `${branchPath}.`, { item: list[b], index: b, key: keys[b], parallelId: step.id, outerDone: new Set(Object.keys(outer)) }, visible);
       let failure: RunError | undefined;
       let result: unknown;
       try {
@@ -788,13 +867,13 @@ export function checkOutput(stepId: string, contract: OutputContract | undefined
  * registers it). Never throws for a document of any shape: what the runtime would refuse ends the trace.
  */
 export function simulate(workflow: unknown, options: SimulateOptions): Trace {
-  let canonical: Obj;
+  let registered: Obj;
   try {
-    const copy = JSON.parse(canonicalJson(workflow)) as unknown;
+    const copy = canonical(workflow);
     if (!isObject(copy)) return { status: "failed", steps: [], error: { message: "The workflow document is not an object." }, notes: [] };
-    canonical = copy;
+    registered = copy;
   } catch (error) {
     return { status: "failed", steps: [], error: { message: `The workflow cannot be registered: ${error instanceof Error ? error.message : String(error)}` }, notes: [] };
   }
-  return new Simulation(canonical, options.input, options).run();
+  return new Simulation(registered, options.input, options).run();
 }
