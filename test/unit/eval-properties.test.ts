@@ -126,7 +126,7 @@ const exprArb: fc.Arbitrary<string> = fc.letrec<{ expr: string; operand: string;
     { weight: 1, arbitrary: fc.tuple(fc.array(tie("term"), { minLength: 2, maxLength: 4 }), fc.constantFrom("||", "&&"), sp).map(([ts, op, s]) => ts.join(`${s}${op}${s}`)) },
     { weight: 1, arbitrary: fc.tuple(tie("term"), tie("term"), tie("term")).map(([a, b, c]) => `${a} || ${b} && ${c}`) },
   ),
-}), { depthSize: "small" }).expr;
+})).expr;
 
 function oracle(body: string, ctx: EvalContext): { ok: true; value: unknown } | { ok: false; runtime: string } | undefined {
   const { node, errors } = parseExpression(body);

@@ -84,8 +84,8 @@ export const EXPRESSION_ROOTS: ReadonlyArray<{ name: string; doc: string }> = [
     doc: "Results of other steps: `steps.<id>.output` (single-visit result), `steps.<id>.lastOutput` (latest visit, falling back to output) or `steps.<id>.allVisits` (array of all visits). The step must be listed in this step's `needs`.",
   },
   { name: "item", doc: "The current element of the parallel step's `items` (only inside a parallel body)." },
-  { name: "workflow", doc: "The whole LWIR document at run time." },
-  { name: "step", doc: "A run-time object describing the current step (its shape is defined by the runtime)." },
+  { name: "workflow", doc: "The whole LWIR document as written (`workflow.metadata.name`)." },
+  { name: "step", doc: "The current step's own definition as the document writes it (`step.id`, `step.uses`, `step.with.prompt` with its templates unresolved)." },
 ];
 
 /** Segment names refused by the grammar (5.4), as dot segments and as quoted bracket indexes. */
@@ -245,14 +245,39 @@ export function stringLiteralEnd(s: string, i: number, limit = s.length): number
   return -1;
 }
 
-/** Value of a closed literal: backslash + any character stands for that character. */
-export function decodeStringLiteral(raw: string): string {
-  let out = "";
-  for (let j = 1; j < raw.length - 1; j++) {
-    if (raw.charCodeAt(j) === 92 && j + 1 < raw.length - 1) j++;
-    out += raw[j];
+/**
+ * Offset of the ")" or "]" that closes the "(" or "[" at `open` (one depth counter for both, quoted text
+ * skipped), or -1 when none does before `end` or a quote is never closed. The validator's call parsing and
+ * the dry run's evaluator (server/src/run/) find the end of a call this way.
+ */
+export function matchingClose(s: string, open: number, end = s.length): number {
+  let depth = 0;
+  let i = open;
+  while (i < end) {
+    const c = s.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      const e = stringLiteralEnd(s, i, end);
+      if (e < 0) return -1;
+      i = e;
+      continue;
+    }
+    if (c === 40 || c === 91) depth++;
+    else if ((c === 41 || c === 93) && --depth === 0) return i;
+    i++;
   }
-  return out;
+  return -1;
+}
+
+/** Value of a closed literal: backslash + any character stands for that character. Copied in slices (a literal may be megabytes long). */
+export function decodeStringLiteral(raw: string): string {
+  const end = raw.length - 1;
+  let out = "";
+  let from = 1;
+  for (let i = raw.indexOf("\\", 1); i >= 0 && i + 1 < end; i = raw.indexOf("\\", from)) {
+    out += raw.slice(from, i) + raw[i + 1];
+    from = i + 2;
+  }
+  return out + raw.slice(from, end);
 }
 
 function snippet(text: string, max = 60): string {
@@ -715,28 +740,7 @@ class Parser {
   private parseCall(start: number, end: number, name: string, open: number, depth: number): ExprNode {
     const s = this.src;
     const nameEnd = start + name.length;
-    // The ")" closing this "(" (one depth counter for ( and [, quotes skipped).
-    let close = -1;
-    let d = 0;
-    let i = open;
-    while (i < end) {
-      const c = s.charCodeAt(i);
-      if (c === 34 || c === 39) {
-        const e = stringLiteralEnd(s, i, end);
-        if (e < 0) break;
-        i = e;
-        continue;
-      }
-      if (c === 40 || c === 91) d++;
-      else if (c === 41 || c === 93) {
-        d--;
-        if (d === 0) {
-          close = i;
-          break;
-        }
-      }
-      i++;
-    }
+    const close = matchingClose(s, open, end);
     const argsEnd = close < 0 ? end : close;
     const args: ExprNode[] = [];
     const [ia, ib] = this.trim(open + 1, argsEnd);

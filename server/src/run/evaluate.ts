@@ -9,6 +9,7 @@ import {
   FORBIDDEN_SEGMENTS,
   MAX_EXPRESSION_NESTING,
   decodeStringLiteral,
+  matchingClose,
   nestingTooDeep,
   parseExpression,
   refusedExpression,
@@ -167,6 +168,15 @@ interface Segment {
   start: number;
 }
 
+/** `[A-Za-z_$]` */
+function isNameStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+}
+/** `[A-Za-z0-9_$-]` */
+function isNameChar(c: number): boolean {
+  return isNameStart(c) || (c >= 48 && c <= 57) || c === 45;
+}
+
 /** 4.1: a root and its segments, or undefined when the text is not a path. */
 function parsePath(text: string): { root: string; segments: Segment[] } | undefined {
   const m = ROOT_RE.exec(text);
@@ -178,8 +188,8 @@ function parsePath(text: string): { root: string; segments: Segment[] } | undefi
     const c = text.charCodeAt(i);
     if (c === 46 /* . */) {
       let j = i + 1;
-      if (j >= n || !/[A-Za-z_$]/.test(text[j] as string)) return undefined;
-      while (j < n && /[A-Za-z0-9_$-]/.test(text[j] as string)) j++;
+      if (j >= n || !isNameStart(text.charCodeAt(j))) return undefined;
+      while (j < n && isNameChar(text.charCodeAt(j))) j++;
       const name = text.slice(i + 1, j);
       if (FORBIDDEN_SEGMENTS.has(name)) return undefined;
       segments.push({ value: name, start: i });
@@ -203,33 +213,6 @@ function parsePath(text: string): { root: string; segments: Segment[] } | undefi
     } else return undefined;
   }
   return { root: m[0], segments };
-}
-
-/** The `)` closing the `(` at `open` (quotes skipped, one counter for ( and [), or -1. */
-function closingParen(text: string, open: number): number {
-  let depth = 0;
-  let close = -1;
-  let i = open;
-  const n = text.length;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === CH_QUOTE || c === CH_APOS) {
-      const e = stringLiteralEnd(text, i);
-      if (e < 0) return -1;
-      i = e;
-      continue;
-    }
-    if (c === 40 || c === 91) depth++;
-    else if (c === 41 || c === 93) {
-      depth--;
-      if (depth === 0) {
-        close = c === 41 ? i : -1;
-        break;
-      }
-    }
-    i++;
-  }
-  return close;
 }
 
 const hasOwn = (o: object, k: PropertyKey): boolean => Object.prototype.hasOwnProperty.call(o, k);
@@ -402,7 +385,9 @@ class Evaluator {
     const head = CALL_HEAD_RE.exec(text);
     if (head) {
       const open = head[0].length - 1;
-      if (closingParen(text, open) !== text.length - 1) unsupported(text);
+      // the ")" closing this "(" must end the operand
+      const close = matchingClose(text, open);
+      if (close !== text.length - 1 || text.charCodeAt(close) !== 41) unsupported(text);
       return this.call(head[1] as string, text.slice(open + 1, -1), depth);
     }
     const path = parsePath(text);
