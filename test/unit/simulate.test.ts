@@ -376,3 +376,21 @@ describe("the instance validator (Ajv's messages)", () => {
     assert.match(errors[0].message, /nests deeper/);
   });
 });
+
+describe("hostile input stays bounded", () => {
+  const doc = wf([{ id: "a", uses: "ai.generate", with: { model: "m", prompt: "{{ input }}" }, output: { mode: "json" } }]);
+  test("values nested 20,000 deep (input, output) and 5 MB strings end the trace with a message, never a throw", () => {
+    let deep: unknown = "x";
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    const input = simulate(doc, { input: deep });
+    assert.equal(input.status, "failed");
+    assert.equal(input.error!.cause, "dry_run_limit");
+    assert.equal(input.error!.message, "with.prompt nests too deeply for LWIR Tools to write it as JSON.");
+    const output = simulate(doc, { input: {}, outputs: { a: deep } });
+    assert.equal(output.status, "failed");
+    assert.match(output.error!.message, /^The output cannot be stored as JSON \(not hashable: nesting deeper than 5000 levels/);
+    const long = simulate(doc, { input: "y".repeat(5_000_000), outputs: { a: "z".repeat(5_000_000) } });
+    assert.equal(long.status, "completed");
+    assert.equal(long.steps[0].user!.length, 5_000_000 + "\n\nInput:\n".length + 5_000_000);
+  });
+});

@@ -15,14 +15,26 @@ export interface Prompt {
   notes: string[];
 }
 
-export type PromptResult = { ok: true; prompt: Prompt } | { ok: false; error: EvalError; field: "with.prompt" | "with.system" };
+export type PromptResult = { ok: true; prompt: Prompt } | { ok: false; error: EvalError; field: "with.prompt" | "with.system" | "input" };
+
+/** Thrown for a value nested too deeply for JSON.stringify (the engine's stack): a limit of ours, not the runtime's error. */
+class TooDeep extends Error {}
+
+function json(value: unknown, indent?: number): string {
+  try {
+    return JSON.stringify(value, null, indent);
+  } catch (error) {
+    if (error instanceof RangeError) throw new TooDeep();
+    throw error;
+  }
+}
 
 /** The text of a resolved prompt or system value: strings as they are; objects and arrays compact JSON; others String(). */
 function asText(value: unknown, notes: string[], field: string): string {
   if (typeof value === "string") return value;
   if (typeof value === "object" && value !== null) {
     notes.push(`${field} resolved to ${Array.isArray(value) ? "an array" : "an object"}, written as compact JSON (the documentation says "JSON-stringified"; its formatting is not confirmed)`);
-    return JSON.stringify(value);
+    return json(value);
   }
   notes.push(`${field} resolved to ${value === undefined ? "undefined" : typeof value}, written as ${JSON.stringify(String(value))} (not confirmed by the documentation)`);
   return String(value);
@@ -32,11 +44,22 @@ function asText(value: unknown, notes: string[], field: string): string {
 export function inputText(input: unknown): string {
   if (typeof input === "string") return input;
   if (input === undefined) return "undefined";
-  return JSON.stringify(input, null, 2);
+  return json(input, 2);
 }
 
 /** Resolves `with.prompt` then `with.system` and lays out the messages. */
 export function buildPrompt(withValue: Record<string, unknown>, input: unknown, context: EvalContext): PromptResult {
+  let field: "with.prompt" | "with.system" | "input" = "with.prompt";
+  try {
+    return layout(withValue, input, context, (f) => (field = f));
+  } catch (error) {
+    if (!(error instanceof TooDeep)) throw error;
+    const where = field as "with.prompt" | "with.system" | "input";
+    return { ok: false, field: where, error: { message: `${where === "input" ? "The step input" : where} nests too deeply for LWIR Tools to write it as JSON.`, runtime: "", limit: true } };
+  }
+}
+
+function layout(withValue: Record<string, unknown>, input: unknown, context: EvalContext, at: (field: "with.prompt" | "with.system" | "input") => void): PromptResult {
   const notes: string[] = [];
   let prompt = "";
   if (typeof withValue.prompt === "string") {
@@ -45,11 +68,13 @@ export function buildPrompt(withValue: Record<string, unknown>, input: unknown, 
     prompt = asText(r.value, notes, "with.prompt");
   }
   let system = "";
+  at("with.system");
   if (typeof withValue.system === "string") {
     const r = evaluateTemplate(withValue.system, context);
     if (!r.ok) return { ok: false, error: r.error, field: "with.system" };
     system = asText(r.value, notes, "with.system");
   }
+  at("input");
   const text = inputText(input);
   // An empty prompt counts as no prompt, as in the harness.
   const user = prompt === "" ? text : `${prompt}\n\nInput:\n${text}`;

@@ -117,7 +117,7 @@ const TERMINAL_CAUSES = new Set<CauseCode | undefined>(["capability_drift", "run
 
 function evalFailure(error: EvalError, stepPath: string, at: string): RunFailure {
   return new RunFailure({
-    message: error.message, stepPath, at, ...(error.runtime ? { runtime: error.runtime } : {}),
+    message: error.message, stepPath, at, ...(error.runtime ? { runtime: error.runtime } : {}), ...(error.limit ? { cause: "dry_run_limit" as const } : {}),
     ...(error.expression !== undefined ? { expression: error.expression } : {}),
     ...(error.template !== undefined ? { template: error.template } : {}),
   });
@@ -282,7 +282,9 @@ class Simulation {
       return { status: "completed", steps: this.trace, output, notes: this.notes };
     } catch (error) {
       if (error instanceof RunFailure) return { status: "failed", steps: this.trace, error: error.error, notes: this.notes };
-      throw error;
+      // A limit of the engine (a stack overflow on a value nested thousands deep): the dry run stops, said as ours.
+      const message = `LWIR Tools could not go on with the dry run: ${error instanceof Error ? error.message : String(error)}.`;
+      return { status: "failed", steps: this.trace, error: { message, cause: "dry_run_limit" }, notes: this.notes };
     }
   }
 
