@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import Ajv from "ajv";
 import { parseArgs } from "../../server/src/cli/args";
 import { parseDocument } from "../../server/src/document/document";
 import { readScenarios, runScenario, generatedInput } from "../../server/src/run/scenarios";
@@ -107,8 +108,19 @@ describe("scenarios files", () => {
     assert.deepEqual(results.map((r) => r.failures.map((f) => `${f.position.line}: ${f.message}`)), [[], [], ["8: the run failed at another step"], []]);
   });
 
+  test("schemas/lwir-test.schema.json accepts the examples' scenarios files and refuses a misspelt expectation", () => {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    const validate = ajv.compile(JSON.parse(readFileSync("schemas/lwir-test.schema.json", "utf8")) as object);
+    for (const file of ["examples/support-triage.lwir.test.yaml", "examples/release-notes.lwir.test.yaml"]) {
+      assert.ok(validate(parseDocument(readFileSync(file, "utf8"), "yaml").value), `${file}: ${ajv.errorsText(validate.errors)}`);
+    }
+    assert.equal(validate(parseDocument(SCENARIOS, "yaml").value), true);
+    assert.equal(validate([{ name: "x", expect: { step: [] } }]), false);
+    assert.equal(validate({ scenarios: [{ input: {} }] }), false);
+  });
+
   test("no scenarios file: the input is generated from input.schema", () => {
-    assert.deepEqual(generatedInput({ input: { schema: { type: "object", required: ["q", "n"], properties: { q: { type: "string" }, n: { type: "integer", minimum: 2 } } } } }), { q: "q", n: 2 });
+    assert.deepEqual(generatedInput({ input: { schema: { type: "object", required: ["q"], properties: { q: { type: "string" }, n: { type: "integer", minimum: 2 }, list: { type: "array", items: { type: "boolean" } } } } } }), { q: "q", n: 2, list: [false] });
     assert.deepEqual(generatedInput({}), {});
   });
 });
