@@ -58,6 +58,13 @@ describe("lwir eval: the built CLI", () => {
     assert.deepEqual([text.code, JSON.parse(text.stdout)], [0, 'Dear Ada, ["a","b"] / 2']);
   });
 
+  test("steps, step and workflow are read in the runtime's key order (canonical), input as written", () => {
+    const r = lwir(["eval", "{{ steps.draft.output }}|{{ input }}", "--context", contextFile]);
+    assert.deepEqual([r.code, JSON.parse(r.stdout)], [0, '{"score":7,"title":"T"}|{"name":"Ada","tags":["a","b"],"n":3}']);
+    const line = JSON.stringify({ template: "{{ workflow }} {{ input }}", context: { input: { z: 1, a: 2 }, workflow: { z: 1, a: { y: 1, b: 2 } } } });
+    assert.deepEqual(JSON.parse(evalLines(line)), { value: '{"a":{"b":2,"y":1},"z":1} {"z":1,"a":2}' });
+  });
+
   test("undefined is the word undefined, exit 0", () => {
     const r = lwir(["eval", "{{ coalesce(input.missing, input.other) }}", "--context", contextFile]);
     assert.deepEqual([r.code, r.stdout], [0, "undefined\n"]);

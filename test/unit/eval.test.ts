@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { evaluateExpression, evaluateTemplate, resolveValue, stringify } from "../../server/src/run/evaluate";
-import { stepsMap, type EvalContext } from "../../server/src/run/context";
+import { inCanonicalOrder, stepsMap, withRuntimeKeyOrder, type EvalContext } from "../../server/src/run/context";
 import { hmacSha256Hex } from "../../server/src/run/hmac";
 import { parseDocument } from "../../server/src/document/document";
 
@@ -179,5 +179,27 @@ describe("hostile input stays bounded: an error or a value, never a throw", () =
     }
     const walked = resolveValue({ deep }, ctx);
     assert.ok(!walked.ok && walked.error.limit === true);
+  });
+});
+
+describe("the runtime's key order (6.7)", () => {
+  test("inCanonicalOrder sorts every object's keys by code unit, integer-like keys first, and keeps arrays and a __proto__ key", () => {
+    const value = JSON.parse('{"b": 1, "a": [{"z": 1, "y": 2}], "10": 0, "2": 0, "B": 0, "__proto__": {"x": 1}}') as unknown;
+    const sorted = inCanonicalOrder(value);
+    assert.equal(JSON.stringify(sorted), '{"2":0,"10":0,"B":0,"__proto__":{"x":1},"a":[{"y":2,"z":1}],"b":1}');
+    assert.equal(Object.getPrototypeOf(sorted), Object.prototype);
+  });
+
+  test("withRuntimeKeyOrder: step outputs and visits, step and workflow sorted; input and item as given", () => {
+    const ctx: EvalContext = {
+      input: { z: 1, a: 1 },
+      item: { z: 1, a: 1 },
+      hasItem: true,
+      steps: stepsMap({ s: { output: { z: 1, a: 1 }, visits: [{ z: 1, a: 1 }] } }),
+      step: { z: 1, a: 1 },
+      workflow: { z: 1, a: 1 },
+    };
+    const r = evaluateTemplate("{{ steps.s.output }} {{ steps.s.allVisits }} {{ step }} {{ workflow }} {{ input }} {{ item }}", withRuntimeKeyOrder(ctx));
+    assert.deepEqual(r, { ok: true, value: '{"a":1,"z":1} [{"a":1,"z":1}] {"a":1,"z":1} {"a":1,"z":1} {"z":1,"a":1} {"z":1,"a":1}' });
   });
 });

@@ -3,7 +3,7 @@
 // `lwir eval --jsonl`: one result line per line of standard input, in order, for scripts.
 import { readFileSync } from "node:fs";
 import { parseDocument, formatOf } from "../document/document";
-import { contextFromValue, type EvalContext } from "../run/context";
+import { contextFromValue, withRuntimeKeyOrder, type EvalContext } from "../run/context";
 import { evaluateTemplate, type EvalError, type EvalResult } from "../run/evaluate";
 import { reasonOf } from "./files";
 
@@ -29,7 +29,7 @@ export function readContext(name: string, text: string): { context: EvalContext 
   const first = doc.parseErrors[0];
   if (first !== undefined || doc.tooDeep) return { error: `${name} does not parse: ${first?.message ?? "it is nested too deeply"}` };
   const r = contextFromValue(doc.value);
-  return "error" in r ? { error: `${name}: ${r.error}` } : r;
+  return "error" in r ? { error: `${name}: ${r.error}` } : { context: withRuntimeKeyOrder(r.context) };
 }
 
 /** A value as the command prints it: JSON, or the JavaScript spelling of what JSON has no word for. */
@@ -103,7 +103,7 @@ function evalLine(line: string): Record<string, unknown> {
   if (context !== undefined) {
     const read = contextFromValue(context);
     if ("error" in read) return { error: read.error };
-    ctx = read.context;
+    ctx = withRuntimeKeyOrder(read.context);
   }
   return resultLine(evaluateTemplate(template, ctx));
 }

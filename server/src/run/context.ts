@@ -72,3 +72,36 @@ export function contextFromValue(value: unknown): { context: EvalContext } | { e
   }
   return { context };
 }
+
+/**
+ * A copy of a JSON value with every object's keys in sorted order (JavaScript then lists integer-like keys
+ * first), as the runtime holds step outputs and the registered document (runtime semantics 6.7). Deeper than
+ * `maxDepth` the value is kept as it is.
+ */
+export function inCanonicalOrder(value: unknown, maxDepth = 5000): unknown {
+  if (value === null || typeof value !== "object" || maxDepth <= 0) return value;
+  if (Array.isArray(value)) return value.map((v) => inCanonicalOrder(v, maxDepth - 1));
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) {
+    const v = inCanonicalOrder((value as Record<string, unknown>)[key], maxDepth - 1);
+    if (key === "__proto__") Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[key] = v;
+  }
+  return out;
+}
+
+/** The context as the runtime would hold it: step outputs and visits, `step` and `workflow` in canonical key order; `input` and `item` as given. */
+export function withRuntimeKeyOrder(context: EvalContext): EvalContext {
+  const steps = Object.create(null) as Record<string, StepEnvelope>;
+  for (const id of Object.keys(context.steps)) {
+    const e = context.steps[id] as StepEnvelope;
+    const copy: StepEnvelope = {};
+    if ("output" in e) copy.output = inCanonicalOrder(e.output);
+    if (Array.isArray(e.visits)) copy.visits = e.visits.map((v) => inCanonicalOrder(v));
+    steps[id] = copy;
+  }
+  const out: EvalContext = { ...context, steps };
+  if ("step" in context) out.step = inCanonicalOrder(context.step);
+  if ("workflow" in context) out.workflow = inCanonicalOrder(context.workflow);
+  return out;
+}

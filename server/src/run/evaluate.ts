@@ -222,7 +222,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Words people try as values; the message names the keywords there are rather than repeating the word. */
-const NOT_KEYWORDS = /^(?:undefined|NaN|Infinity|True|False|TRUE|FALSE|Null|NULL|None|nil)$/;
+const NOT_KEYWORDS = /^(?:undefined|NaN|Infinity|None|nil|Null|NULL|True|TRUE|False|FALSE)$/;
 
 function unsupported(text: string): never {
   if (NOT_KEYWORDS.test(text)) {
