@@ -6,3 +6,6 @@ export { LazyTextDocument } from "../server/src/lazyTextDocument";
 export { LwirWorkspace } from "../server/src/service/workspace";
 export { buildGraph, graphShapeKey } from "../server/src/graph/model";
 export { layoutGraph, nodeSize, labelSize } from "../server/src/graph/layout";
+export { simulate } from "../server/src/run/simulate";
+export { explore } from "../server/src/run/explore";
+export { generatedInput } from "../server/src/run/scenarios";

@@ -9,7 +9,7 @@
 // and bench/RESULTS.md.
 //
 //   node bench/run.mjs [--quick] [--sizes 100,1000] [--formats json,yaml]
-//                      [--only floor,ours,ours-lsp,peers,yamlls-lsp,graph,coldstart,cli-many,workspace,cli-huge]
+//                      [--only floor,ours,ours-lsp,peers,yamlls-lsp,graph,dryrun,coldstart,cli-many,workspace,cli-huge]
 //                      [--iterations 30] [--warmup 5] [--no-build]   (--only graph: the workflow graph series alone)
 // coldstart (1,000 steps, whatever --sizes says) and cli-many (the conformance corpus copied 8 times) start
 // a process per measurement, so they run at most COLD_ITERATIONS measured rounds; cli-huge (one 27,000-step
@@ -36,7 +36,7 @@ const option = (name, fallback) => {
 const quick = flag("quick");
 const sizes = option("sizes", quick ? "100,1000" : "10,100,1000,5000").split(",").map(Number);
 const formats = option("formats", "json,yaml").split(",");
-const only = option("only", `floor,ours,ours-lsp,peers,yamlls-lsp,graph,coldstart,cli-many,workspace${quick ? "" : ",cli-huge"}`).split(",");
+const only = option("only", `floor,ours,ours-lsp,peers,yamlls-lsp,graph,dryrun,coldstart,cli-many,workspace${quick ? "" : ",cli-huge"}`).split(",");
 const iterations = Number(option("iterations", 30));
 const warmupDefault = Number(option("warmup", 5));
 
@@ -114,6 +114,10 @@ for (const steps of sizes) {
       plan.push(["graph.mjs", [...base, ...rounds]]);
       // over LSP: an edge changed → the graph answer, and a completion meanwhile (the layout in the worker)
       if (steps === 1000) plan.push(["graph-lsp.mjs", [...base, "--iterations", String(Math.min(iterations, 10)), "--warmup", "2"]]);
+    }
+    // the dry run (issue 24): 1,000 steps against text → diagnostics; explore on 100 steps
+    if (format === "json" && only.includes("dryrun") && (steps === 1000 || steps === 100)) {
+      plan.push(["dryrun.mjs", [...base, ...(steps === 100 ? ["--explore", "yes", "--iterations", String(Math.min(iterations, 10)), "--warmup", "2"] : [])]]);
     }
     if (format === "yaml" && only.includes("yamlls-lsp")) {
       plan.push(["lsp.mjs", [...base, "--server", "yamlls-nodelay"]]);

@@ -6,6 +6,7 @@ import { ConfigLookup } from "./cli/config";
 import { useNodeSha256 } from "./nodeSha256";
 import { checkBytes, checkFile, isFailure } from "./cli/check";
 import { runGraph } from "./cli/graph";
+import { runDry, runTests } from "./cli/dryrun";
 import { runEval } from "./cli/eval";
 import { collectFiles } from "./cli/files";
 import { fixBytes, fixFile, type FixOptions } from "./cli/fix";
@@ -53,6 +54,13 @@ async function run(argv: readonly string[]): Promise<number> {
     case "graph": {
       const stdin = command.file === "-" ? await readStdin() : undefined;
       const result = runGraph(command, command.color ?? shouldColor(process.env, process.stderr.isTTY === true), stdin);
+      if (result.stderr) process.stderr.write(result.stderr);
+      if (result.stdout) process.stdout.write(result.stdout);
+      return result.code;
+    }
+    case "run":
+    case "test": {
+      const result = command.kind === "run" ? runDry(command) : runTests(command);
       if (result.stderr) process.stderr.write(result.stderr);
       if (result.stdout) process.stdout.write(result.stdout);
       return result.code;

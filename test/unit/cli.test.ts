@@ -611,7 +611,7 @@ describe("exit codes", () => {
     assert.equal(bare.stdout, "");
     // one line per command, then the pointer to --help
     assert.match(bare.stderr, /^Usage: lwir validate \[options\] PATH\.\.\. .*\n(?: {7}lwir \w+ .*\n)+Run lwir --help for every option\.\n$/);
-    for (const command of ["graph", "schema", "eval", "mcp"]) assert.match(bare.stderr, new RegExp(`^ {7}lwir ${command} `, "m"));
+    for (const command of ["graph", "schema", "eval", "run --dry", "test", "mcp"]) assert.match(bare.stderr, new RegExp(`^ {7}lwir ${command} `, "m"));
     assert.ok(bare.stderr.split("\n").length < 10, "short");
     const help = lwir(["--help"]).stdout;
     assert.ok(help.length > 4 * bare.stderr.length, "--help is the full usage");

@@ -50,6 +50,26 @@ export interface GraphOptions {
   color?: boolean;
 }
 
+/** `lwir run --dry FILE`: one dry run, its trace printed. */
+export interface DryRunOptions {
+  file: string;
+  format: "text" | "json";
+  /** --input FILE.json: the workflow input (else the scenario's, else generated from input.schema). */
+  input?: string;
+  /** --scenario NAME: a scenario of the scenarios file beside FILE (its input and sample outputs). */
+  scenario?: string;
+  /** --explore: every combination of decision outcomes, bounded. */
+  explore: boolean;
+}
+
+/** `lwir test [PATH...]`: every scenario of every scenarios file found. */
+export interface TestOptions {
+  paths: string[];
+  format: "text" | "json" | "junit";
+  /** --scenario NAME: only the scenarios of that name. */
+  scenario?: string;
+}
+
 export type Command =
   | { kind: "help" }
   | { kind: "short-usage" }
@@ -58,6 +78,8 @@ export type Command =
   | { kind: "mcp" }
   | ({ kind: "validate" } & ValidateOptions)
   | ({ kind: "graph" } & GraphOptions)
+  | ({ kind: "run" } & DryRunOptions)
+  | ({ kind: "test" } & TestOptions)
   | ({ kind: "eval" } & EvalOptions)
   | { kind: "usage-error"; message: string };
 
@@ -65,6 +87,8 @@ export type Command =
 export const SHORT_USAGE = `Usage: lwir validate [options] PATH...    check workflows (files, folders, 'glob/**' patterns, - for stdin)
        lwir graph [options] FILE|-         draw one workflow (Mermaid, DOT, SVG or JSON)
        lwir schema                         print the JSON Schema of LWIR
+       lwir run --dry [options] FILE       what the runtime would do, step by step, without a model
+       lwir test [options] [PATH...]       run the scenarios files' dry runs and check their expectations
        lwir eval TEMPLATE [--context FILE] evaluate a template as the runtime does
        lwir mcp                            serve the checks to coding agents (Model Context Protocol, stdio)
 Run lwir --help for every option.
@@ -76,6 +100,8 @@ export const USAGE = `Usage: lwir validate [--format text|json|sarif|github] [--
        lwir validate --fix|--fix-dry-run [--fix-type problem|lint|all] [options] PATH...
        lwir graph [--format mermaid|dot|svg|json] [-o OUTPUT] [--stdin-filename NAME] FILE|-
        lwir schema      (prints the JSON Schema of LWIR, for editors without the LWIR server)
+       lwir run --dry [--input FILE.json] [--scenario NAME] [--explore] [--format text|json] FILE
+       lwir test [--scenario NAME] [--format text|json|junit] [PATH...]
        lwir eval TEMPLATE [--context FILE]
        lwir eval --jsonl  (reads {"template": ..., "context": ...} lines on standard input)
        lwir mcp         (a Model Context Protocol server on standard input and output, for coding
@@ -119,6 +145,13 @@ Options:
   --fix-dry-run         the same, but print the changes as a unified diff and write nothing
   --fix-type TYPE       only these fixes (repeatable, or comma-separated): problem (the runtime's
                         findings, the default), lint (LWIR Tools' own rules) or all
+  --dry                 lwir run: a dry run (no model, tool or code is run; required)
+  --input FILE.json     lwir run: the workflow input (default: the scenario's, else generated
+                        from input.schema)
+  --scenario NAME       lwir run: the input and sample outputs of this scenario of the scenarios
+                        file beside FILE (NAME.lwir.test.yaml); lwir test: only this scenario
+  --explore             lwir run: every combination of decision outcomes (at most 1,000 paths):
+                        the paths that fail, and the steps no path reaches
   -h, --help            print this help
   --version             print the version
 
@@ -135,6 +168,15 @@ model, a documented contract). -o OUTPUT writes to a file; without --format its 
 (.svg, .dot or .gv, .json, else Mermaid). FILE - reads standard input (--stdin-filename NAME gives its
 name and format). A document with findings is still drawn (exit 1); one that does not parse gets its
 parse errors as lwir validate prints them (exit 1).
+
+lwir run --dry shows what the runtime would do with FILE: each step's resolved input, the exact
+system prompt and user message of each ai.generate step, the case each decision chose, loops and
+parallel branches, each output checked against its declared output, and where the run would fail
+(exit 1). Outputs come from the scenario, else are generated (marked so). lwir test runs every
+scenario of the scenarios files (*.lwir.test.yaml, .yml or .json beside the workflow) in the PATHs
+(default: the working folder; a workflow file stands for its scenarios file) and checks their
+expect (steps, chosen, output, error); --format junit writes JUnit XML for CI. Exit 1 when a
+scenario fails, 2 when a path holds no scenarios file. docs/dry-run.md describes both.
 
 lwir eval evaluates one template as the runtime would, with no model, tool or code run:
   --context FILE        the values it reads, JSON (or YAML by extension; - for standard input):
@@ -173,6 +215,10 @@ const OPTIONS = {
   output: { type: "string" },
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
+  dry: { type: "boolean" },
+  input: { type: "string" },
+  scenario: { type: "string" },
+  explore: { type: "boolean" },
   context: { type: "string" },
   jsonl: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -185,6 +231,8 @@ const VALIDATE_OPTIONS = new Set<OptionName>([
   "ignore-pattern", "fix", "fix-dry-run", "fix-type", "output-file", "color", "no-color",
 ]);
 const GRAPH_OPTIONS = new Set<OptionName>(["format", "output-file", "output", "stdin-filename", "color", "no-color"]);
+const RUN_OPTIONS = new Set<OptionName>(["dry", "input", "scenario", "explore", "format"]);
+const TEST_OPTIONS = new Set<OptionName>(["scenario", "format"]);
 const EVAL_OPTIONS = new Set<OptionName>(["context", "jsonl"]);
 
 interface Token {
@@ -229,6 +277,8 @@ export function parseArgs(argv: readonly string[]): Command {
   const [command, ...rest] = argv;
   if (command === "schema") return rest.length === 0 ? { kind: "schema" } : { kind: "usage-error", message: "lwir schema takes no argument" };
   if (command === "graph") return parseGraphArgs(rest);
+  if (command === "run") return parseRunArgs(rest);
+  if (command === "test") return parseTestArgs(rest);
   if (command === "eval") return parseEvalArgs(rest);
   if (command === "mcp") return rest.length === 0 ? { kind: "mcp" } : { kind: "usage-error", message: "lwir mcp takes no argument" };
   if (command !== "validate") {
@@ -372,4 +422,42 @@ export function graphFormatOf(options: GraphOptions): GraphFormat {
   if (name.endsWith(".dot") || name.endsWith(".gv")) return "dot";
   if (name.endsWith(".json")) return "json";
   return "mermaid";
+}
+
+function parseRunArgs(rest: readonly string[]): Command {
+  const parsed = tokenize(rest, RUN_OPTIONS);
+  if ("error" in parsed) return { kind: "usage-error", message: parsed.error };
+  const out: DryRunOptions = { file: "", format: "text", explore: false };
+  let dry = false;
+  for (const { name, raw, value } of parsed.options) {
+    if (name === "dry") dry = true;
+    else if (name === "explore") out.explore = true;
+    else if (name === "format") {
+      if (value !== "text" && value !== "json") return { kind: "usage-error", message: `lwir run --format needs text or json${value === undefined ? "" : `, not ${value}`}` };
+      out.format = value;
+    } else if (name === "input" || name === "scenario") {
+      if (value === undefined || value === "") return { kind: "usage-error", message: `${raw} needs ${name === "input" ? "a file name" : "a scenario name"}` };
+      out[name] = value;
+    }
+  }
+  // Only dry runs exist: --dry says so, so that a real `lwir run` later cannot be mistaken for this.
+  if (!dry) return { kind: "usage-error", message: "lwir run needs --dry (LWIR Tools never runs a workflow for real)" };
+  if (parsed.positionals.length !== 1) return { kind: "usage-error", message: parsed.positionals.length === 0 ? "lwir run --dry needs a FILE" : "lwir run --dry runs one FILE at a time" };
+  return { kind: "run", ...out, file: parsed.positionals[0] };
+}
+
+function parseTestArgs(rest: readonly string[]): Command {
+  const parsed = tokenize(rest, TEST_OPTIONS);
+  if ("error" in parsed) return { kind: "usage-error", message: parsed.error };
+  const out: TestOptions = { paths: parsed.positionals, format: "text" };
+  for (const { name, raw, value } of parsed.options) {
+    if (name === "format") {
+      if (value !== "text" && value !== "json" && value !== "junit") return { kind: "usage-error", message: `lwir test --format needs text, json or junit${value === undefined ? "" : `, not ${value}`}` };
+      out.format = value;
+    } else if (name === "scenario") {
+      if (value === undefined || value === "") return { kind: "usage-error", message: `${raw} needs a scenario name` };
+      out.scenario = value;
+    }
+  }
+  return { kind: "test", ...out };
 }

@@ -95,6 +95,8 @@ export interface CollectOptions {
   configs?: ConfigLookup;
   /** The working folder (tests); process.cwd() by default. */
   cwd?: string;
+  /** Which files inside folders are taken (default: LWIR names and the configuration's includes); `lwir test` takes scenarios files. */
+  take?: (absolute: string, name: string) => boolean;
 }
 
 /** Expands the command-line paths into files: folders recursively and glob patterns, entries sorted by name. */
@@ -151,7 +153,8 @@ export function collectFiles(paths: readonly string[], options: CollectOptions =
       continue;
     }
     const unreadableBefore = failures.length;
-    const found = walk(cwd, path, { isIgnored, take: (absolute, name) => takesInFolder(absolute, name, configs) }, failures, notices);
+    const take = options.take ?? ((absolute: string, name: string) => takesInFolder(absolute, name, configs));
+    const found = walk(cwd, path, { isIgnored, take }, failures, notices);
     for (const f of found) add(f);
     // A folder that could not be read at all is reported once, as unreadable, not also as empty.
     const rootUnreadable = failures.slice(unreadableBefore).some((f) => f.path === path);

@@ -1,0 +1,345 @@
+// `lwir run --dry FILE` (the trace of one dry run) and `lwir test [PATH...]` (every scenario of every
+// scenarios file, checked like a test runner): reading files and printing; the simulation is server/src/run/.
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { analyzeText } from "../service/analysis";
+import { decodeUtf8 } from "../document/decode";
+import { parseDocument, formatOf, type LwirDocument, type Position } from "../document/document";
+import { explore, type Exploration } from "../run/explore";
+import { generatedInput, isScenariosFileName, readScenarios, runScenario, scenariosNamesFor, workflowNamesFor, type ScenarioResult, type ScenariosFile } from "../run/scenarios";
+import { simulate, type RunError, type Trace, type TraceStep } from "../run/simulate";
+import { readDecoded } from "./check";
+import { collectFiles, reasonOf } from "./files";
+import type { DryRunOptions, TestOptions } from "./args";
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A workflow read and checked: its value when the runtime would register it, else why not. */
+type LoadedWorkflow = { ok: true; value: unknown } | { ok: false; code: 1 | 2; reason: string };
+
+function loadWorkflow(file: string): LoadedWorkflow {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    return { ok: false, code: 2, reason: reasonOf(error, file) };
+  }
+  const { text, invalidUtf8, format } = readDecoded(decodeUtf8(bytes), file);
+  const analysis = analyzeText(text, format, invalidUtf8);
+  const parseErrors = analysis.document.parseErrors.length;
+  if (parseErrors > 0 || analysis.document.tooDeep) return { ok: false, code: 1, reason: `does not parse (lwir validate ${file} shows where)` };
+  const findings = analysis.findings.length;
+  if (findings > 0) {
+    return { ok: false, code: 1, reason: `${findings} ${findings === 1 ? "finding" : "findings"}: the runtime would not register it (lwir validate ${file} lists them)` };
+  }
+  return { ok: true, value: analysis.document.value };
+}
+
+/** A scenarios file read with positions, or why it cannot be. */
+function loadScenarios(file: string): { ok: true; doc: LwirDocument; scenarios: ScenariosFile } | { ok: false; reason: string } {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return { ok: false, reason: reasonOf(error, file) };
+  }
+  const doc = parseDocument(text, formatOf(file) ?? "yaml");
+  if (doc.parseErrors.length > 0 || doc.tooDeep) {
+    const first = doc.parseErrors[0];
+    return { ok: false, reason: first ? `${first.range.start.line + 1}:${first.range.start.character + 1}: ${first.message}` : "nested too deeply" };
+  }
+  return { ok: true, doc, scenarios: readScenarios(doc) };
+}
+
+/** The scenarios file beside a workflow file, if any. */
+function scenariosFileFor(workflow: string): string | undefined {
+  for (const name of scenariosNamesFor(basename(workflow))) {
+    const path = join(dirname(workflow), name);
+    if (existsSync(path)) return path;
+  }
+  return undefined;
+}
+
+/** The workflow a scenarios file goes with: its `workflow:` key, else the file of the same name beside it. */
+function workflowFileFor(scenariosFile: string, declared: string | undefined): string | undefined {
+  if (declared !== undefined) return join(dirname(scenariosFile), declared);
+  for (const name of workflowNamesFor(basename(scenariosFile))) {
+    const path = join(dirname(scenariosFile), name);
+    if (existsSync(path)) return path;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lwir run --dry
+
+export function runDry(options: DryRunOptions): CliRun {
+  const loaded = loadWorkflow(options.file);
+  if (!loaded.ok) return { code: loaded.code, stdout: "", stderr: `lwir: ${options.file}: ${loaded.reason}\n` };
+  const workflow = loaded.value;
+  let input: unknown = generatedInput(workflow);
+  let inputFrom = "generated from input.schema";
+  let outputs: Record<string, unknown> = {};
+  let title = "";
+  if (options.scenario !== undefined) {
+    const file = scenariosFileFor(options.file);
+    if (!file) return { code: 2, stdout: "", stderr: `lwir: ${options.file}: no scenarios file beside it (${scenariosNamesFor(basename(options.file)).join(", ")})\n` };
+    const read = loadScenarios(file);
+    if (!read.ok) return { code: 2, stdout: "", stderr: `lwir: ${file}: ${read.reason}\n` };
+    const scenario = read.scenarios.scenarios.find((s) => s.name === options.scenario);
+    if (!scenario) {
+      const names = read.scenarios.scenarios.map((s) => JSON.stringify(s.name)).join(", ");
+      return { code: 2, stdout: "", stderr: `lwir: ${file}: no scenario named ${JSON.stringify(options.scenario)} (it has ${names || "none"})\n` };
+    }
+    outputs = scenario.outputs;
+    title = `, scenario ${JSON.stringify(scenario.name)}`;
+    if (scenario.hasInput) {
+      input = scenario.input;
+      inputFrom = "from the scenario";
+    }
+  }
+  if (options.input !== undefined) {
+    try {
+      input = JSON.parse(readFileSync(options.input, "utf8"));
+      inputFrom = `from ${options.input}`;
+    } catch (error) {
+      const reason = error instanceof SyntaxError ? `not JSON: ${error.message}` : reasonOf(error, options.input);
+      return { code: 2, stdout: "", stderr: `lwir: ${options.input}: ${reason}\n` };
+    }
+  }
+  if (options.explore) {
+    const result = explore(workflow, { input, outputs });
+    const stdout = options.format === "json" ? JSON.stringify(result, null, 2) + "\n" : formatExploration(options.file, result);
+    return { code: result.failing.length > 0 ? 1 : 0, stdout, stderr: "" };
+  }
+  const trace = simulate(workflow, { input, outputs });
+  const stdout = options.format === "json"
+    ? JSON.stringify({ file: options.file, input, inputFrom, ...trace }, jsonReplacer, 2) + "\n"
+    : formatTrace(`Dry run of ${options.file}${title}`, input, inputFrom, trace);
+  return { code: trace.status === "completed" ? 0 : 1, stdout, stderr: "" };
+}
+
+/** JSON output: undefined values (an input resolving to undefined) written as {"undefined": true}, as `lwir eval --jsonl` does. */
+function jsonReplacer(_key: string, value: unknown): unknown {
+  return value === undefined ? { undefined: true } : value;
+}
+
+/** Text output keeps values short; --format json has them whole. */
+const MAX_VALUE_TEXT = 400;
+
+function short(value: unknown): string {
+  const text = value === undefined ? "undefined" : JSON.stringify(value) ?? String(value);
+  return text.length > MAX_VALUE_TEXT ? `${text.slice(0, MAX_VALUE_TEXT)}… (${text.length} characters; --format json shows all)` : text;
+}
+
+function indented(label: string, text: string): string {
+  const pad = " ".repeat(label.length);
+  return text.split("\n").map((line, i) => `${i === 0 ? label : pad}│${line}`).join("\n") + "\n";
+}
+
+function stepLines(n: number, s: TraceStep): string {
+  let out = `${String(n).padStart(3)}. ${s.path}  (${s.uses || "?"})`;
+  if (s.sample === "generated") out += "  [generated sample]";
+  if (s.sample === "given") out += "  [sample from the scenario]";
+  out += "\n";
+  const at = "       ";
+  if (s.with) for (const [k, v] of Object.entries(s.with)) if (v !== undefined) out += `${at}with.${k}: ${short(v)}\n`;
+  if (s.inputFrom && (s.input !== undefined || !s.error)) out += `${at}input (${s.inputFrom}): ${short(s.input)}\n`;
+  if (s.system !== undefined) out += s.system === "" ? `${at}system: (none)\n` : indented(`${at}system `, s.system);
+  if (s.user !== undefined) out += indented(`${at}user   `, s.user);
+  if (s.cases) {
+    for (const c of s.cases) out += `${at}case ${c.index}: ${short(c.when)} → ${short(c.value)} (${c.truthy ? "truthy" : "falsy"})\n`;
+    if (s.chosen !== undefined) out += `${at}chose ${s.chosen}${s.byDefault ? " (default)" : ` (case ${s.cases.length - 1})`}\n`;
+  }
+  if (s.itemKeys) out += `${at}${s.itemKeys.length} branch${s.itemKeys.length === 1 ? "" : "es"}: ${s.branches!.join(", ") || "none"}\n`;
+  if (s.output !== undefined && !s.error && s.uses !== "decision") out += `${at}output: ${short(s.output)}\n`;
+  for (const note of s.notes ?? []) out += `${at}note: ${note}\n`;
+  if (s.error) out += errorLines(s.error, at);
+  return out;
+}
+
+function errorLines(e: RunError, at: string): string {
+  let out = `${at}error${e.at ? ` (${e.at})` : ""}: ${e.message}${e.cause ? ` [${e.cause}]` : ""}\n`;
+  if (e.expression !== undefined) out += `${at}  expression: ${e.expression}\n`;
+  if (e.runtime) out += `${at}  the runtime says: ${e.runtime}\n`;
+  for (const f of e.findings ?? []) out += `${at}  - ${f}\n`;
+  return out;
+}
+
+export function formatTrace(title: string, input: unknown, inputFrom: string, trace: Trace): string {
+  let out = `${title}\ninput (${inputFrom}): ${short(input)}\n\n`;
+  trace.steps.forEach((s, i) => {
+    out += stepLines(i + 1, s);
+  });
+  for (const note of trace.notes) out += `note: ${note}\n`;
+  if (trace.status === "completed") out += `\ncompleted after ${trace.steps.length} step${trace.steps.length === 1 ? "" : "s"}; output: ${short(trace.output)}\n`;
+  else {
+    const e = trace.error!;
+    out += `\nfailed${e.stepPath ? ` at ${e.stepPath}` : ""}: ${e.message}\n`;
+    if (!trace.steps.some((s) => s.error)) out += errorLines(e, "  ").split("\n").slice(1).join("\n");
+  }
+  return out;
+}
+
+function formatExploration(file: string, x: Exploration): string {
+  let out = `Explored ${file}: ${x.paths.length} path${x.paths.length === 1 ? "" : "s"}${x.truncated ? ` (stopped at the limit of ${x.limit})` : ""}\n`;
+  for (const p of x.paths) {
+    const choices = p.choices.map((c) => `${c.decision}=${c.value}`).join(", ") || "(no decision)";
+    out += `  ${p.status === "completed" ? "ok    " : "FAILS "} ${choices}${p.error ? `: ${p.error.stepPath ? `${p.error.stepPath}: ` : ""}${p.error.message}` : ""}\n`;
+  }
+  out += x.unreached.length > 0 ? `steps no explored path reaches: ${x.unreached.join(", ")}\n` : "every step is reached by some explored path\n";
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lwir test
+
+export interface TestFileResult {
+  file: string;
+  workflow?: string;
+  /** Why the file's scenarios could not run (unreadable, the workflow missing or invalid). */
+  error?: string;
+  problems: Array<{ message: string; position: Position }>;
+  results: ScenarioResult[];
+}
+
+const SCENARIOS_UNMATCHED = "no *.lwir.test.yaml, *.lwir.test.yml or *.lwir.test.json file here";
+
+export function runTests(options: TestOptions, cwd = process.cwd()): CliRun {
+  const paths = options.paths.length > 0 ? options.paths : ["."];
+  const stderr: string[] = [];
+  const files: string[] = [];
+  const seen = new Set<string>();
+  const add = (f: string): void => {
+    const key = resolve(cwd, f);
+    if (!seen.has(key)) {
+      seen.add(key);
+      files.push(f);
+    }
+  };
+  let usageProblem = false;
+  for (const path of paths) {
+    // A workflow file named on the command line stands for the scenarios file beside it.
+    if (!isScenariosFileName(basename(path)) && /\.lwir\.(json|ya?ml)$/i.test(path) && existsSync(resolve(cwd, path))) {
+      const beside = scenariosFileFor(resolve(cwd, path));
+      if (beside) add(join(dirname(path), basename(beside)));
+      else {
+        stderr.push(`lwir: ${path}: no scenarios file beside it (${scenariosNamesFor(basename(path)).join(", ")})\n`);
+        usageProblem = true;
+      }
+      continue;
+    }
+    const collected = collectFiles([path], { cwd, take: (_absolute, name) => isScenariosFileName(name) });
+    for (const f of collected.files) add(f);
+    for (const f of collected.failures) {
+      stderr.push(`lwir: ${f.path}: ${f.reason}\n`);
+      usageProblem = true;
+    }
+    for (const folder of collected.emptyFolders) {
+      stderr.push(`lwir: ${folder}: ${SCENARIOS_UNMATCHED}\n`);
+      usageProblem = true;
+    }
+    for (const n of collected.notices) stderr.push(`lwir: notice: ${n}\n`);
+  }
+  const results = files.map((f) => testFile(f, cwd, options.scenario));
+  const stdout = options.format === "json" ? formatTestJson(results) : options.format === "junit" ? formatJunit(results) : formatTestText(results);
+  const failed = results.some((r) => r.error !== undefined || r.problems.length > 0 || r.results.some((s) => s.failures.length > 0));
+  return { code: usageProblem ? 2 : failed ? 1 : 0, stdout, stderr: stderr.join("") };
+}
+
+function testFile(file: string, cwd: string, only: string | undefined): TestFileResult {
+  const read = loadScenarios(resolve(cwd, file));
+  if (!read.ok) return { file, error: read.reason, problems: [], results: [] };
+  const { doc, scenarios } = read;
+  const workflowPath = workflowFileFor(resolve(cwd, file), scenarios.workflow);
+  const shownWorkflow = workflowPath === undefined ? undefined : join(dirname(file), basename(workflowPath));
+  if (!workflowPath) return { file, error: `no workflow beside it (${workflowNamesFor(basename(file)).join(", ")})`, problems: scenarios.problems, results: [] };
+  const loaded = loadWorkflow(workflowPath);
+  if (!loaded.ok) return { file, workflow: shownWorkflow, error: `${shownWorkflow}: ${loaded.reason}`, problems: scenarios.problems, results: [] };
+  const chosen = only === undefined ? scenarios.scenarios : scenarios.scenarios.filter((s) => s.name === only);
+  return { file, workflow: shownWorkflow, problems: scenarios.problems, results: chosen.map((s) => runScenario(loaded.value, s, doc)) };
+}
+
+const where = (file: string, p: Position): string => `${file}:${p.line + 1}:${p.character + 1}`;
+
+function counts(results: readonly TestFileResult[]): { passed: number; failed: number; errors: number } {
+  let passed = 0;
+  let failed = 0;
+  let errors = 0;
+  for (const r of results) {
+    if (r.error !== undefined) errors++;
+    errors += r.problems.length;
+    for (const s of r.results) if (s.failures.length > 0) failed++;
+      else passed++;
+  }
+  return { passed, failed, errors };
+}
+
+export function formatTestText(results: readonly TestFileResult[]): string {
+  let out = "";
+  for (const r of results) {
+    out += `${r.file}${r.workflow ? ` (${r.workflow})` : ""}\n`;
+    if (r.error !== undefined) out += `  error: ${r.error}\n`;
+    for (const p of r.problems) out += `  ${where(r.file, p.position)}: ${p.message}\n`;
+    for (const s of r.results) {
+      const n = s.trace.steps.length;
+      out += `  ${s.failures.length === 0 ? "✓" : "✗"} ${s.scenario.name} (${n} step${n === 1 ? "" : "s"}, ${s.trace.status})\n`;
+      for (const f of s.failures) {
+        out += `    ${where(r.file, f.position)}: ${f.what}: ${f.message}\n`;
+        if (f.expected !== undefined || f.actual !== undefined) out += `      expected: ${short(f.expected)}\n      actual:   ${short(f.actual)}\n`;
+      }
+    }
+  }
+  const { passed, failed, errors } = counts(results);
+  out += `\n${passed + failed} scenario${passed + failed === 1 ? "" : "s"} in ${results.length} file${results.length === 1 ? "" : "s"}: ${passed} passed, ${failed} failed`;
+  out += errors > 0 ? `, ${errors} error${errors === 1 ? "" : "s"} in files\n` : "\n";
+  return out;
+}
+
+function formatTestJson(results: readonly TestFileResult[]): string {
+  const files = results.map((r) => ({
+    file: r.file, workflow: r.workflow ?? null, ...(r.error !== undefined ? { error: r.error } : {}),
+    problems: r.problems.map((p) => ({ message: p.message, line: p.position.line + 1, column: p.position.character + 1 })),
+    scenarios: r.results.map((s) => ({
+      name: s.scenario.name, line: s.scenario.position.line + 1, status: s.failures.length === 0 ? "passed" : "failed",
+      run: s.trace.status, steps: s.trace.steps.map((t) => t.path), ...(s.trace.error ? { error: s.trace.error } : {}),
+      failures: s.failures.map((f) => ({ what: f.what, message: f.message, line: f.position.line + 1, column: f.position.character + 1, expected: f.expected ?? null, actual: f.actual ?? null })),
+    })),
+  }));
+  return JSON.stringify({ files, summary: counts(results) }, jsonReplacer, 2) + "\n";
+}
+
+function xml(text: string): string {
+  // Characters XML 1.0 cannot carry are dropped; the rest escaped.
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+export function formatJunit(results: readonly TestFileResult[]): string {
+  const total = counts(results);
+  let out = `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="lwir test" tests="${total.passed + total.failed + total.errors}" failures="${total.failed}" errors="${total.errors}">\n`;
+  for (const r of results) {
+    const failures = r.results.filter((s) => s.failures.length > 0).length;
+    const errors = (r.error !== undefined ? 1 : 0) + r.problems.length;
+    out += `  <testsuite name="${xml(r.file)}" tests="${r.results.length + errors}" failures="${failures}" errors="${errors}">\n`;
+    if (r.error !== undefined) out += `    <testcase name="(scenarios file)" classname="${xml(r.file)}" file="${xml(r.file)}"><error message="${xml(r.error)}"/></testcase>\n`;
+    for (const p of r.problems) {
+      out += `    <testcase name="(scenarios file)" classname="${xml(r.file)}" file="${xml(r.file)}" line="${p.position.line + 1}"><error message="${xml(p.message)}">${xml(where(r.file, p.position))}</error></testcase>\n`;
+    }
+    for (const s of r.results) {
+      out += `    <testcase name="${xml(s.scenario.name)}" classname="${xml(r.file)}" file="${xml(r.file)}" line="${s.scenario.position.line + 1}"`;
+      if (s.failures.length === 0) {
+        out += "/>\n";
+        continue;
+      }
+      const body = s.failures.map((f) => `${where(r.file, f.position)}: ${f.what}: ${f.message}${f.expected !== undefined || f.actual !== undefined ? `\nexpected: ${short(f.expected)}\nactual:   ${short(f.actual)}` : ""}`).join("\n");
+      out += `>\n      <failure message="${xml(`${s.failures[0].what}: ${s.failures[0].message}`)}">${xml(body)}</failure>\n    </testcase>\n`;
+    }
+    out += "  </testsuite>\n";
+  }
+  return out + "</testsuites>\n";
+}
