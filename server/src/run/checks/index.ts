@@ -1,0 +1,26 @@
+// The checks that need no sample (runtime semantics 16): run-time failures the document alone decides,
+// reported as warnings of ours. Each check is a pure function of a document the validator accepted.
+import type { RunNotice } from "./notice";
+import { runLists } from "./lists";
+import { NEEDS_DECISION_STEP, needsDecisionStep } from "./needsDecisionStep";
+import { BODY_TERMINAL_AMBIGUOUS, bodyTerminalAmbiguous } from "./bodyTerminals";
+import { TERMINAL_OUTPUT_TYPE, terminalOutputType } from "./terminalOutputType";
+import { LOOP_READ_BEFORE_RUN, loopReadBeforeRun } from "./loopReadBeforeRun";
+import { BODY_READS_MULTI_VISIT_STEP, bodyReadsMultiVisitStep } from "./bodyReadsMultiVisitStep";
+
+export type { RunNotice } from "./notice";
+export { NEEDS_DECISION_STEP, BODY_TERMINAL_AMBIGUOUS, TERMINAL_OUTPUT_TYPE, LOOP_READ_BEFORE_RUN, BODY_READS_MULTI_VISIT_STEP };
+
+export const RUN_CHECK_CODES: readonly string[] = [NEEDS_DECISION_STEP, BODY_TERMINAL_AMBIGUOUS, TERMINAL_OUTPUT_TYPE, LOOP_READ_BEFORE_RUN, BODY_READS_MULTI_VISIT_STEP];
+
+/** Every run-time notice of a valid document's value, check by check. */
+export function runChecks(value: unknown): RunNotice[] {
+  const lists = runLists(value);
+  return [
+    ...needsDecisionStep(lists),
+    ...bodyTerminalAmbiguous(lists),
+    ...terminalOutputType(value, lists),
+    ...loopReadBeforeRun(lists),
+    ...bodyReadsMultiVisitStep(lists),
+  ];
+}

@@ -1,0 +1,75 @@
+// lwir.loop_read_before_run (runtime semantics 6.5, 11; section 16 item 2): a loop member reads a member
+// that runs after it (lastOutput/allVisits, which the validator allows on a loop). On its first visit that
+// step has not run, so the read throws "references incomplete step" unless a coalesce around it turns it
+// into undefined. Said only where that is certain: the read is evaluated on every visit (not behind a
+// `||`/`&&` operand that may decide first, not a decision's later case), and the step read can only run
+// after the reader (it depends on it through needs, and no decision can start it or a step in between).
+import type { RunList, RunStep } from "./lists";
+import { quoted, type RunNotice } from "./notice";
+import { resolvedStrings, stepReads } from "./reads";
+
+export const LOOP_READ_BEFORE_RUN = "lwir.loop_read_before_run";
+
+export function loopReadBeforeRun(lists: readonly RunList[]): RunNotice[] {
+  const out: RunNotice[] = [];
+  for (const list of lists) {
+    let dependents: Map<string, RunStep[]> | undefined;
+    for (const reader of list.steps) {
+      let after: Set<string> | undefined;
+      for (const s of resolvedStrings(reader.step, reader.segments)) {
+        if (!s.always) continue;
+        for (const read of stepReads(s.value)) {
+          if (!read.sure || read.inCoalesce || !list.byId.has(read.stepId)) continue;
+          dependents ??= dependentsOf(list);
+          after ??= runsAfter(list, reader, dependents);
+          if (!after.has(read.stepId)) continue;
+          const later = read.stepId === reader.id
+            ? `${quoted(reader.id)} reads its own output, which it does not have on its first visit`
+            : `On the first visit of ${quoted(reader.id)}, ${quoted(read.stepId)} has not run yet (it runs after ${quoted(reader.id)})`;
+          const replacement = `coalesce(${read.text}, "")`;
+          out.push({
+            code: LOOP_READ_BEFORE_RUN,
+            segments: s.segments,
+            start: read.start,
+            end: read.end,
+            message: `${later}, so this read fails with "references incomplete step". Read it through coalesce, as in ${replacement}.`,
+            related: [{ segments: list.byId.get(read.stepId)!.segments, message: `${quoted(read.stepId)} is on the loop.` }],
+            replace: { text: read.text, title: `Read ${read.text} through coalesce`, replacement },
+          });
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Each step id → the steps of the list that need it. */
+function dependentsOf(list: RunList): Map<string, RunStep[]> {
+  const out = new Map<string, RunStep[]>();
+  for (const step of list.steps) {
+    for (const need of step.needs) {
+      if (!list.byId.has(need)) continue;
+      const known = out.get(need);
+      if (known) known.push(step);
+      else out.set(need, [step]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The reader and the steps that cannot complete before the reader first has: those that depend on it
+ * through needs along a chain of steps no decision targets (a chosen target runs whatever its needs).
+ */
+function runsAfter(list: RunList, reader: RunStep, dependents: Map<string, RunStep[]>): Set<string> {
+  const out = new Set<string>([reader.id]);
+  const queue = [reader.id];
+  for (let k = 0; k < queue.length; k++) {
+    for (const next of dependents.get(queue[k]) ?? []) {
+      if (out.has(next.id) || list.targets.has(next.id)) continue;
+      out.add(next.id);
+      queue.push(next.id);
+    }
+  }
+  return out;
+}
