@@ -3,7 +3,9 @@
 // step has not run, so the read throws "references incomplete step" unless a coalesce around it turns it
 // into undefined. Said only where that is certain: the read is evaluated on every visit (not behind a
 // `||`/`&&` operand that may decide first, not a decision's later case), and the step read can only run
-// after the reader (it depends on it through needs, and no decision can start it or a step in between).
+// after the reader (it depends on it through needs, and any decision that may start it or a step in
+// between runs after the reader too).
+import { decisionTargets as decisionTargetsOf } from "../../lwir/validate";
 import type { RunList, RunStep } from "./lists";
 import { quoted, type RunNotice } from "./notice";
 import { resolvedStrings, stepReads } from "./reads";
@@ -43,30 +45,37 @@ export function loopReadBeforeRun(lists: readonly RunList[]): RunNotice[] {
   return out;
 }
 
-/** Each step id → the steps of the list that need it. */
+/** Each step id → the steps that need it, and each decision's id → the steps it may choose. */
 function dependentsOf(list: RunList): Map<string, RunStep[]> {
   const out = new Map<string, RunStep[]>();
+  const add = (from: string, step: RunStep) => {
+    const known = out.get(from);
+    if (known) known.push(step);
+    else out.set(from, [step]);
+  };
   for (const step of list.steps) {
-    for (const need of step.needs) {
-      if (!list.byId.has(need)) continue;
-      const known = out.get(need);
-      if (known) known.push(step);
-      else out.set(need, [step]);
+    for (const need of step.needs) if (list.byId.has(need)) add(need, step);
+    if (step.uses !== "decision") continue;
+    for (const t of decisionTargetsOf(step.step)) {
+      const target = list.byId.get(t);
+      if (target) add(step.id, target);
     }
   }
   return out;
 }
 
 /**
- * The reader and the steps that cannot complete before the reader first has: those that depend on it
- * through needs along a chain of steps no decision targets (a chosen target runs whatever its needs).
+ * The reader and the steps that cannot complete before the reader first has. A step needs one of them
+ * (so it is not runnable before), and when a decision may choose it (a chosen target runs whatever its
+ * needs), every decision that may choose it is one of them too.
  */
 function runsAfter(list: RunList, reader: RunStep, dependents: Map<string, RunStep[]>): Set<string> {
   const out = new Set<string>([reader.id]);
   const queue = [reader.id];
   for (let k = 0; k < queue.length; k++) {
     for (const next of dependents.get(queue[k]) ?? []) {
-      if (out.has(next.id) || list.targets.has(next.id)) continue;
+      if (out.has(next.id) || !next.needs.some((n) => out.has(n))) continue;
+      if (list.targets.has(next.id) && !list.steps.every((d) => d.uses !== "decision" || out.has(d.id) || !decisionTargetsOf(d.step).includes(next.id))) continue;
       out.add(next.id);
       queue.push(next.id);
     }
