@@ -428,7 +428,9 @@ describe("own rules and their levels", () => {
       // the bytes of a file (service/sourceBytes.ts)
       "lwir.invalid_utf8", "lwir.nul_byte",
       // misspelt keys (service/unknownKeys.ts)
-      "lwir.unknown_key"].sort());
+      "lwir.unknown_key",
+      // the checks that need no sample (run/checks, service/runNotices.ts)
+      "lwir.needs_decision_step", "lwir.body_terminal_ambiguous", "lwir.terminal_output_type", "lwir.loop_read_before_run", "lwir.body_reads_multi_visit_step"].sort());
     assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, undefined), "warning");
     assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, { [YAML_UNQUOTED_TEMPLATE]: "off" }), "off");
     assert.equal(levelOf("model.disallowed", { "model.disallowed": "off" }), undefined);
