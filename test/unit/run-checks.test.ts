@@ -76,6 +76,38 @@ describe("lwir.needs_decision_step", () => {
   });
 });
 
+describe("lwir.needs_unchosen_target", () => {
+  const route = (def = "answer", extra: Json = {}) => decision("route", ["classify"], [{ when: "{{ steps.classify.output == 'bug' }}", to: "file_bug" }], def, extra);
+  const steps = (needs: string[], before: Json[] = [], def?: string, extra: Json = {}) => [
+    ...before, ai("classify"), route(def, extra), ai("file_bug"), ai("answer"), ai("notify", "Go", { needs }),
+  ];
+
+  test("a step that needs both branches of a decision: one notice per needs entry, naming the other outcome", () => {
+    assert.deepEqual(both(workflow(steps(["file_bug", "answer"]))), {
+      json: ['lwir.needs_unchosen_target "file_bug"', 'lwir.needs_unchosen_target "answer"'],
+      yaml: ["lwir.needs_unchosen_target file_bug", "lwir.needs_unchosen_target answer"],
+    });
+    const messages = toDiagnostics(analyzeText(JSON.stringify(workflow(steps(["file_bug"]))), "json")).filter((d) => d.code === "lwir.needs_unchosen_target").map((d) => d.message);
+    assert.deepEqual(messages, ['"notify" needs "file_bug", which runs only when the decision "route" chooses it: whenever "route" chooses "answer" instead, "notify" never runs (nor does any step that needs it).']);
+  });
+
+  test("near misses: the target runs before the decision, the other outcome is end, the decision may run again, another decision may choose it, it is not the first decision", () => {
+    // file_bug comes first in document order: runnable before route's needs are met, it runs at once
+    const early = workflow([ai("file_bug"), ai("classify"), route(), ai("answer"), ai("notify", "Go", { needs: ["file_bug"] })]);
+    assert.deepEqual(both(early), { json: [], yaml: [] });
+    assert.deepEqual(both(workflow(steps(["file_bug", "answer"], [], "end"))), { json: [], yaml: [] });
+    assert.deepEqual(both(workflow(steps(["file_bug"], [], "answer", { maxVisits: 2 }))), { json: [], yaml: [] });
+    const twice = workflow([...steps(["file_bug"]), decision("again", ["classify"], [{ when: "{{ steps.classify.output == 'x' }}", to: "file_bug" }], "end")]);
+    assert.deepEqual(notices(twice, "json").filter((n) => n.startsWith("lwir.needs_unchosen_target")), []);
+    // followup is chosen by another decision, and a chosen step runs whatever its needs
+    const chosen = workflow([...steps(["file_bug"]).slice(0, 4), decision("again", ["classify"], [{ when: "{{ steps.classify.output == 'x' }}", to: "followup" }], "end"),
+      ai("followup", "Go", { needs: ["file_bug"] })]);
+    assert.deepEqual(notices(chosen, "json").filter((n) => n.startsWith("lwir.needs_unchosen_target")), []);
+    const first = workflow([ai("pre"), decision("gate", ["pre"], [{ when: "{{ steps.pre.output == 'x' }}", to: "end" }], "classify"), ...steps(["file_bug"])]);
+    assert.deepEqual(notices(first, "json").filter((n) => n.startsWith("lwir.needs_unchosen_target")), []);
+  });
+});
+
 describe("lwir.body_terminal_ambiguous", () => {
   test("a body with two final steps: on the body's steps key", () => {
     const doc = workflow([parallel("fan", [ai("score", "Score {{ item }}"), ai("tag", "Tag {{ item }}")])], FAN_IN_OUTPUT.schema);
@@ -168,6 +200,18 @@ describe("lwir.loop_read_before_run", () => {
     assert.deepEqual(both(chosen()), { json: ["lwir.loop_read_before_run steps.fix.lastOutput"], yaml: ["lwir.loop_read_before_run steps.fix.lastOutput"] });
   });
 
+  test("a decision's later case is evaluated only when the earlier ones are false: nothing said there", () => {
+    const gate = (cases: Json[]) => workflow([
+      ai("draft", "Draft", { maxVisits: 3 }),
+      decision("gate", ["draft"], cases, "polish", { maxVisits: 3 }),
+      ai("polish", "Polish", { needs: ["gate"], maxVisits: 3 }),
+      decision("back", ["polish"], [], "draft", { maxVisits: 3 }),
+    ]);
+    const read = { when: "{{ steps.polish.lastOutput == 'ok' }}", to: "end" };
+    assert.deepEqual(notices(gate([read]), "json"), ["lwir.loop_read_before_run steps.polish.lastOutput"]);
+    assert.deepEqual(notices(gate([{ when: "{{ input.topic == 'x' }}", to: "end" }, read]), "json"), []);
+  });
+
   test("near miss: a decision that does not wait for the reader may choose the step read first", () => {
     const doc = chosen([decision("early", [], [{ when: "{{ input.topic == 'fix' }}", to: "fix" }], "worker")]);
     assert.deepEqual(both(doc), { json: [], yaml: [] });
@@ -204,8 +248,11 @@ describe("lwir.body_reads_multi_visit_step", () => {
     assert.deepEqual(notices(doc(2, "{{ coalesce(steps.draft.allVisits, 'none') }}"), "json"), ["lwir.body_reads_multi_visit_step steps.draft.allVisits"]);
   });
 
-  test("near misses: a single-visit step, a multi-visit step of the body itself", () => {
+  test("near misses: a single-visit step, a multi-visit step of the body itself, a body step of the same id", () => {
     assert.deepEqual(both(doc(1)), { json: [], yaml: [] });
+    const shadowed = doc(2);
+    shadowed.steps[1].steps.unshift(ai("draft", "Draft {{ item }}"));
+    assert.deepEqual(both(shadowed), { json: [], yaml: [] });
     const local = workflow([parallel("fan", [
       ai("draft", "Draft {{ item }}", { maxVisits: 2 }),
       ai("score", "Score {{ steps.draft.lastOutput }}", { needs: ["draft"] }),

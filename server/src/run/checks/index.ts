@@ -7,17 +7,19 @@ import { BODY_TERMINAL_AMBIGUOUS, bodyTerminalAmbiguous } from "./bodyTerminals"
 import { TERMINAL_OUTPUT_TYPE, terminalOutputType } from "./terminalOutputType";
 import { LOOP_READ_BEFORE_RUN, loopReadBeforeRun } from "./loopReadBeforeRun";
 import { BODY_READS_MULTI_VISIT_STEP, bodyReadsMultiVisitStep } from "./bodyReadsMultiVisitStep";
+import { NEEDS_UNCHOSEN_TARGET, needsUnchosenTarget } from "./needsUnchosenTarget";
 
 export type { RunNotice } from "./notice";
-export { NEEDS_DECISION_STEP, BODY_TERMINAL_AMBIGUOUS, TERMINAL_OUTPUT_TYPE, LOOP_READ_BEFORE_RUN, BODY_READS_MULTI_VISIT_STEP };
+export { NEEDS_DECISION_STEP, NEEDS_UNCHOSEN_TARGET, BODY_TERMINAL_AMBIGUOUS, TERMINAL_OUTPUT_TYPE, LOOP_READ_BEFORE_RUN, BODY_READS_MULTI_VISIT_STEP };
 
-export const RUN_CHECK_CODES: readonly string[] = [NEEDS_DECISION_STEP, BODY_TERMINAL_AMBIGUOUS, TERMINAL_OUTPUT_TYPE, LOOP_READ_BEFORE_RUN, BODY_READS_MULTI_VISIT_STEP];
+export const RUN_CHECK_CODES: readonly string[] = [NEEDS_DECISION_STEP, NEEDS_UNCHOSEN_TARGET, BODY_TERMINAL_AMBIGUOUS, TERMINAL_OUTPUT_TYPE, LOOP_READ_BEFORE_RUN, BODY_READS_MULTI_VISIT_STEP];
 
 /** Every run-time notice of a valid document's value, check by check. */
 export function runChecks(value: unknown): RunNotice[] {
   const lists = runLists(value);
   return [
     ...needsDecisionStep(lists),
+    ...needsUnchosenTarget(lists),
     ...bodyTerminalAmbiguous(lists),
     ...terminalOutputType(value, lists),
     ...loopReadBeforeRun(lists),
