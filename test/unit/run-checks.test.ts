@@ -261,6 +261,61 @@ describe("lwir.body_reads_multi_visit_step", () => {
   });
 });
 
+describe("lwir.item_key_not_string", () => {
+  const ids = (type: Json, itemKey = "{{ item.id }}") => {
+    const doc = workflow([parallel("fan", [ai("score", "Score {{ item.name }}")])], FAN_IN_OUTPUT.schema);
+    doc.input.schema.properties.candidates = { type: "array", items: { type: "object", properties: { id: type, name: { type: "string" } } } };
+    doc.steps[0].with.items = "{{ input.candidates }}";
+    doc.steps[0].with.itemKey = itemKey;
+    return doc;
+  };
+
+  test("a numeric id: on the path, with its quick fix; a comparison and len() too", () => {
+    assert.deepEqual(both(ids({ type: "integer" })), { json: ["lwir.item_key_not_string item.id"], yaml: ["lwir.item_key_not_string item.id"] });
+    assert.deepEqual(notices(ids({ type: ["number", "null"] }), "json"), ["lwir.item_key_not_string item.id"]);
+    assert.deepEqual(notices(ids({ type: "string" }, "{{ item.id == 'x' }}"), "json"), ["lwir.item_key_not_string item.id == 'x'"]);
+    assert.deepEqual(notices(ids({ type: "string" }, "{{ len(item.name) }}"), "json"), ["lwir.item_key_not_string len(item.name)"]);
+    const text = JSON.stringify(ids({ type: "integer" }), null, 2);
+    const analysis = analyzeText(text, "json");
+    const diagnostic = toDiagnostics(analysis).find((d) => d.code === "lwir.item_key_not_string")!;
+    assert.equal(diagnostic.message, 'itemKey must resolve to a non-empty string, but item.id is declared as an integer: the parallel step "fan" fails on its first item. Write the number as text: json(item.id).');
+    const actions = provideCodeActions(analysis, { textDocument: { uri: "file:///x" }, range: diagnostic.range, context: { diagnostics: [diagnostic], only: ["quickfix"] } });
+    assert.deepEqual(actions.map((a) => a.title), ["Use json(item.id) as the key"]);
+  });
+
+  test("near misses: a string, a type that includes string, no declared type, a function that gives text", () => {
+    for (const doc of [ids({ type: "string" }), ids({ type: ["string", "integer"] }), ids({}), ids({ type: "integer" }, "{{ json(item.id) }}"), ids({ type: "integer" }, "{{ sha256(item) }}")]) {
+      assert.deepEqual(both(doc), { json: [], yaml: [] });
+    }
+  });
+});
+
+describe("lwir.function_argument_type", () => {
+  const counting = (prompt: string, count: Json = { type: "integer" }) => {
+    const doc = workflow([ai("write", prompt)]);
+    doc.input.schema.properties.count = count;
+    doc.input.schema.properties.flag = { type: "boolean" };
+    doc.input.schema.properties.when = { type: "object", properties: { day: { type: "string" } } };
+    return doc;
+  };
+
+  test("len of a number, date of a boolean or an object: on the call, inside coalesce too", () => {
+    assert.deepEqual(both(counting("{{ len(input.count) }} items")), { json: ["lwir.function_argument_type len(input.count)"], yaml: ["lwir.function_argument_type len(input.count)"] });
+    assert.deepEqual(notices(counting("{{ coalesce(date(input.flag), 'x') }} and {{ date(input.when) }}"), "json"),
+      ["lwir.function_argument_type date(input.flag)", "lwir.function_argument_type date(input.when)"]);
+    assert.deepEqual(notices(counting("{{ len(input.count) }}", { type: ["integer", "null"] }), "json"), ["lwir.function_argument_type len(input.count)"]);
+  });
+
+  test("near misses: len of a string, array or object; date of a string or a number (a year); undeclared types", () => {
+    for (const doc of [
+      counting("{{ len(input.topic) }} {{ len(input.list) }} {{ len(input.when) }}"),
+      counting("{{ date(input.topic) }} {{ date(input.count) }}"),
+      counting("{{ len(input.count) }}", { type: ["integer", "string"] }),
+      counting("{{ len(input.count) }}", {}),
+    ]) assert.deepEqual(both(doc), { json: [], yaml: [] });
+  });
+});
+
 describe("run-time checks: only documents the runtime accepts, levels like every rule of ours", () => {
   test("a document with a finding gets none of them", () => {
     const doc = workflow([ai("write")], { type: "object" });

@@ -4,7 +4,8 @@
 import type { DiagnosticRelatedInformation, Range } from "vscode-languageserver-types";
 import { pathOfSegments, pathString, valueAt } from "../lwir/path";
 import type { PathSegment } from "../lwir/types";
-import { LOOP_READ_BEFORE_RUN, runChecks, type RunNotice } from "../run/checks";
+import { ITEM_KEY_NOT_STRING, LOOP_READ_BEFORE_RUN, runChecks, type RunNotice } from "../run/checks";
+import { declaredSchemaAt } from "./typeChecks";
 import type { Analysis } from "./analysis";
 import type { LwirDiagnosticData } from "./diagnostics";
 import { replaceInString } from "./edits";
@@ -27,7 +28,7 @@ export function runNotices(analysis: Analysis): PlacedRunNotice[] {
   if (!out) {
     out = [];
     try {
-      if (analysis.valid) out = runChecks(analysis.document.value).map((n) => place(analysis, n));
+      if (analysis.valid) out = runChecks(analysis.document.value, (segments, node) => declaredSchemaAt(analysis, segments, node)).map((n) => place(analysis, n));
     } catch {
       // a convenience: an odd document must not cost the other diagnostics
       out = [];
@@ -66,13 +67,14 @@ function nodeRange(analysis: Analysis, segments: PathSegment[]): Range {
 }
 
 /**
- * "Read steps.X.lastOutput… through coalesce" on lwir.loop_read_before_run: the read becomes
- * `coalesce(READ, "")`, which gives "" on the first visit (runtime semantics 5.2, 6.5).
+ * The replacement a notice carries: "Read steps.X.lastOutput… through coalesce" on
+ * lwir.loop_read_before_run (the read becomes `coalesce(READ, "")`, "" on the first visit, runtime
+ * semantics 5.2, 6.5) and "Use json(item.id) as the key" on lwir.item_key_not_string (a number as text).
  */
-export function coalesceReadFixes(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
+export function replacementFixes(analysis: Analysis, data: LwirDiagnosticData): Fix[] {
   const fix = data.runFix as RunNotice["replace"] | undefined;
   const typed = data.typed;
-  if (data.code !== LOOP_READ_BEFORE_RUN || !fix || !typed) return [];
+  if ((data.code !== LOOP_READ_BEFORE_RUN && data.code !== ITEM_KEY_NOT_STRING) || !fix || !typed) return [];
   const doc = analysis.document;
   const value = valueAt(doc.value, data.segments);
   if (typeof value !== "string" || value.slice(typed.valueStart, typed.valueEnd) !== fix.text) return [];

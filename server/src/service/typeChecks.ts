@@ -12,7 +12,7 @@ import { checkTemplateString, checkWholeTemplate, parseExpression, scanTemplates
 import { canBeArray, lookupIndex, lookupProperty, possibleValues, typesOf, type Lookup } from "../lwir/dataTypes";
 import { isObject } from "../lwir/validate";
 import type { Analysis } from "./analysis";
-import { factsOf, type ListFacts, type StepFacts } from "./stepFacts";
+import { factsOf, stepAtPath, type ListFacts, type StepFacts } from "./stepFacts";
 import { closeNames } from "./didYouMean";
 import { forEachWithString, walkStrings } from "./evaluatedStrings";
 
@@ -158,6 +158,22 @@ function resolveWholeTemplate(scope: ExpressionScope, s: string): Resolved | und
   if (!node || errors.length > 0 || node.kind !== "path") return undefined;
   const r = resolvePath(scope, node);
   return r.problem === undefined && r.resolved.length === node.segments.length + 1 - r.rootSegments ? r.resolved[r.resolved.length - 1] : undefined;
+}
+
+/**
+ * The declared schema of a path read in the string at `segments` (a parallel step's `itemKey` reads its
+ * own element as `item`), when the schemas decide it to its end; undefined otherwise. The run-time
+ * checks (run/checks) read declared types through this.
+ */
+export function declaredSchemaAt(analysis: Analysis, segments: readonly PathSegment[], node: Extract<ExprNode, { kind: "path" }>): unknown {
+  const facts = factsOf(analysis);
+  const at = facts && stepAtPath(facts, segments);
+  if (!at) return undefined;
+  let scope = scopeOf(analysis, at.list, at.step);
+  const w = isObject(at.entry) && isObject(at.entry.with) ? at.entry.with : undefined;
+  if (at.rest.length === 2 && at.rest[0] === "with" && at.rest[1] === "itemKey") scope = { ...scope, itemAllowed: true, itemSchema: elementOf(scope, w?.items) };
+  const r = resolvePath(scope, node);
+  return r.problem === undefined && r.resolved.length === node.segments.length + 1 - r.rootSegments ? r.resolved[r.resolved.length - 1].schema : undefined;
 }
 
 export interface PathResolution {

@@ -1,5 +1,6 @@
 // What a run-time check reports: a code of ours, where (a path into the document's value and, inside a
 // string, offsets into the string's value), and the message. Positions are the service's business.
+import type { ExprNode } from "../../lwir/expressions";
 import type { PathSegment } from "../../lwir/types";
 
 export interface RunNotice {
@@ -20,3 +21,9 @@ export interface RunNotice {
 export function quoted(id: string): string {
   return JSON.stringify(id);
 }
+
+/**
+ * The declared schema of a path read in the string at `segments`, when the schemas decide it (the
+ * service's type checks know them); undefined otherwise.
+ */
+export type SchemaOf = (segments: PathSegment[], node: Extract<ExprNode, { kind: "path" }>) => unknown;

@@ -14,15 +14,15 @@ export interface ResolvedString {
 }
 
 /**
- * The strings of a step the runtime resolves that mention `steps`: its input (`input`, else
+ * The strings of a step the runtime resolves that mention `steps` (or `needle`): its input (`input`, else
  * `with.args`), a decision's `when`s, a parallel step's `items` and `itemKey`, and, as the format's
  * documentation says (the indexed runtime code sends them as written), an ai.generate step's
  * `with.prompt` and `with.system`.
  */
-export function resolvedStrings(step: Record<string, unknown>, stepSegments: PathSegment[]): ResolvedString[] {
+export function resolvedStrings(step: Record<string, unknown>, stepSegments: PathSegment[], needle = "steps"): ResolvedString[] {
   const out: ResolvedString[] = [];
   const add = (value: unknown, segments: PathSegment[], always: boolean) =>
-    forEachStepString(value, segments, (s, at) => out.push({ value: s, segments: at, always }));
+    forEachStepString(value, segments, (s, at) => out.push({ value: s, segments: at, always }), needle);
   const w = isObject(step.with) ? step.with : undefined;
   if (step.input !== undefined) add(step.input, [...stepSegments, "input"], true);
   else if (w && w.args !== undefined) add(w.args, [...stepSegments, "with", "args"], true);
