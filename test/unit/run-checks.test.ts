@@ -316,6 +316,31 @@ describe("lwir.function_argument_type", () => {
   });
 });
 
+describe("lwir.unsafe_input_key", () => {
+  const tool = (extra: Json) => workflow([{ id: "call", uses: "tool.call", with: { tool: "t" }, output: { mode: "json" }, ...extra }], {});
+
+  test("__proto__, constructor or prototype as a key of the step input, at any depth: on the key", () => {
+    assert.deepEqual(both(tool({ input: { job: { constructor: "x" } } })), { json: ['lwir.unsafe_input_key "constructor"'], yaml: ["lwir.unsafe_input_key constructor"] });
+    const args = tool({});
+    args.steps[0].with.args = { list: [{ prototype: "{{ input.topic }}" }] };
+    assert.deepEqual(both(args), { json: ['lwir.unsafe_input_key "prototype"'], yaml: ["lwir.unsafe_input_key prototype"] });
+    const proto = JSON.stringify(tool({ input: { a: 1 } }), null, 2).replace('"a": 1', '"__proto__": 1');
+    const analysis = analyzeText(proto, "json");
+    assert.equal(analysis.valid, true);
+    assert.deepEqual(toDiagnostics(analysis).filter((d) => d.code === "lwir.unsafe_input_key").map((d) => slice(proto, d)), ['"__proto__"']);
+  });
+
+  test("near misses: with.args beside an input (not resolved), names that only contain the word, keys outside the input", () => {
+    const args = tool({ input: { a: 1 } });
+    args.steps[0].with.args = { constructor: 1 };
+    assert.deepEqual(both(args), { json: [], yaml: [] });
+    assert.deepEqual(both(tool({ input: { constructor_: 1, prototypes: 2, proto: 3 } })), { json: [], yaml: [] });
+    const outside = tool({});
+    outside.steps[0].with.options = { constructor: 1 };
+    assert.deepEqual(both(outside), { json: [], yaml: [] });
+  });
+});
+
 describe("run-time checks: only documents the runtime accepts, levels like every rule of ours", () => {
   test("a document with a finding gets none of them", () => {
     const doc = workflow([ai("write")], { type: "object" });

@@ -46,7 +46,7 @@ export function relatedOf(notice: PlacedRunNotice, uri: string): DiagnosticRelat
 function place(analysis: Analysis, n: RunNotice): PlacedRunNotice {
   const doc = analysis.document;
   const data: LwirDiagnosticData = { code: n.code, path: pathString(pathOfSegments(n.segments)), segments: n.segments };
-  let range = nodeRange(analysis, n.segments);
+  let range = nodeRange(analysis, n.segments, n.onKey === true);
   if (n.start !== undefined && n.end !== undefined) {
     const value = valueAt(doc.value, n.segments) as string;
     const span = spanInString(doc, n.segments, value, n.start, n.end);
@@ -57,13 +57,12 @@ function place(analysis: Analysis, n: RunNotice): PlacedRunNotice {
   return { code: n.code, message: n.message, range, data, related: (n.related ?? []).map((r) => ({ range: nodeRange(analysis, r.segments), message: r.message })) };
 }
 
-/** A step list's notice sits on its key (`steps:`), anything else on its value. */
-function nodeRange(analysis: Analysis, segments: PathSegment[]): Range {
+/** The range of a node: its key's when the notice is about the key, else its value's. */
+function nodeRange(analysis: Analysis, segments: PathSegment[], onKey = false): Range {
   const doc = analysis.document;
   const loc = doc.locate(segments);
   if (!loc) return doc.findingRange(segments);
-  const onKey = segments[segments.length - 1] === "steps" && loc.keyStart !== undefined && loc.keyEnd !== undefined;
-  return onKey ? doc.rangeAt(loc.keyStart!, loc.keyEnd!) : doc.rangeAt(loc.valueStart, loc.valueEnd);
+  return onKey && loc.keyStart !== undefined && loc.keyEnd !== undefined ? doc.rangeAt(loc.keyStart, loc.keyEnd) : doc.rangeAt(loc.valueStart, loc.valueEnd);
 }
 
 /**

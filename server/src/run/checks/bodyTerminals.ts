@@ -17,6 +17,7 @@ export function bodyTerminalAmbiguous(lists: readonly RunList[]): RunNotice[] {
     out.push({
       code: BODY_TERMINAL_AMBIGUOUS,
       segments: list.segments,
+      onKey: true,
       message: `Every branch of ${quoted(list.parent.id)} fails when the workflow runs: its body has ${finals.length} final steps (${names.join(", ")}), ` +
         "steps that no other step needs and no decision chooses, and a branch needs exactly one. Make the others needed by one of them.",
       related: finals.map((s) => ({ segments: s.segments, message: `${quoted(s.id)} is a final step of the body.` })),

@@ -10,12 +10,13 @@ import { BODY_READS_MULTI_VISIT_STEP, bodyReadsMultiVisitStep } from "./bodyRead
 import { NEEDS_UNCHOSEN_TARGET, needsUnchosenTarget } from "./needsUnchosenTarget";
 import { ITEM_KEY_NOT_STRING, itemKeyNotString } from "./itemKeyNotString";
 import { FUNCTION_ARGUMENT_TYPE, functionArgumentType } from "./functionArgumentType";
+import { UNSAFE_INPUT_KEY, unsafeInputKey } from "./unsafeInputKey";
 
 export type { RunNotice, SchemaOf } from "./notice";
-export { NEEDS_DECISION_STEP, NEEDS_UNCHOSEN_TARGET, ITEM_KEY_NOT_STRING, FUNCTION_ARGUMENT_TYPE, BODY_TERMINAL_AMBIGUOUS, TERMINAL_OUTPUT_TYPE, LOOP_READ_BEFORE_RUN, BODY_READS_MULTI_VISIT_STEP };
+export { NEEDS_DECISION_STEP, NEEDS_UNCHOSEN_TARGET, ITEM_KEY_NOT_STRING, FUNCTION_ARGUMENT_TYPE, UNSAFE_INPUT_KEY, BODY_TERMINAL_AMBIGUOUS, TERMINAL_OUTPUT_TYPE, LOOP_READ_BEFORE_RUN, BODY_READS_MULTI_VISIT_STEP };
 
 export const RUN_CHECK_CODES: readonly string[] = [NEEDS_DECISION_STEP, NEEDS_UNCHOSEN_TARGET, BODY_TERMINAL_AMBIGUOUS, TERMINAL_OUTPUT_TYPE, LOOP_READ_BEFORE_RUN, BODY_READS_MULTI_VISIT_STEP,
-  ITEM_KEY_NOT_STRING, FUNCTION_ARGUMENT_TYPE];
+  ITEM_KEY_NOT_STRING, FUNCTION_ARGUMENT_TYPE, UNSAFE_INPUT_KEY];
 
 /**
  * Every run-time notice of a valid document's value, check by check. The declared types of paths come
@@ -32,5 +33,6 @@ export function runChecks(value: unknown, schemaOf?: SchemaOf): RunNotice[] {
     ...bodyReadsMultiVisitStep(lists),
     ...itemKeyNotString(lists, schemaOf),
     ...functionArgumentType(lists, schemaOf),
+    ...unsafeInputKey(lists),
   ];
 }

@@ -10,6 +10,8 @@ export interface RunNotice {
   /** Inside a string: the offending text's offsets in the string's value. */
   start?: number;
   end?: number;
+  /** The notice is about a key (a body's `steps:`, a refused key): its range is the key's. */
+  onKey?: boolean;
   message: string;
   /** Other places the notice is about, each with a short sentence (related information). */
   related?: Array<{ segments: PathSegment[]; message: string }>;
