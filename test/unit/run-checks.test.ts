@@ -341,6 +341,31 @@ describe("lwir.unsafe_input_key", () => {
   });
 });
 
+describe("lwir.when_always_true", () => {
+  const routed = (when: string, review: Json = { mode: "choice", values: ["yes", "no"] }) => workflow([
+    ai("review", "Review {{ input.topic }}", { output: review }),
+    decision("route", ["review"], [{ when, to: "publish" }, { when: "{{ input.topic == 'x' }}", to: "end" }], "redo"),
+    ai("publish"), ai("redo"),
+  ]);
+
+  test("a choice whose values are all non-empty text, an object: on the path", () => {
+    assert.deepEqual(both(routed("{{ steps.review.output }}")), { json: ["lwir.when_always_true steps.review.output"], yaml: ["lwir.when_always_true steps.review.output"] });
+    const message = toDiagnostics(analyzeText(JSON.stringify(routed("{{ steps.review.output }}")), "json")).find((d) => d.code === "lwir.when_always_true")!.message;
+    assert.equal(message, 'steps.review.output is one of "yes", "no", all of which count as true: this case of "route" always matches once it is reached, and the cases after it and the default are never chosen. Compare it with the value meant, as in {{ steps.review.output == "yes" }}.');
+    const object = routed("{{ steps.review.output }}", { mode: "object", schema: { type: "object", properties: { ok: { type: "boolean" } } } });
+    assert.deepEqual(notices(object, "json"), ["lwir.when_always_true steps.review.output"]);
+  });
+
+  test("near misses: a value that may be falsy (\"\" among the values, text, a boolean), a comparison", () => {
+    for (const doc of [
+      routed("{{ steps.review.output }}", { mode: "choice", values: ["yes", ""] }),
+      routed("{{ steps.review.output }}", { mode: "text" }),
+      routed("{{ steps.review.output.ok }}", { mode: "object", schema: { type: "object", properties: { ok: { type: "boolean" } } } }),
+      routed("{{ steps.review.output == 'yes' }}"),
+    ]) assert.deepEqual(both(doc), { json: [], yaml: [] });
+  });
+});
+
 describe("run-time checks: only documents the runtime accepts, levels like every rule of ours", () => {
   test("a document with a finding gets none of them", () => {
     const doc = workflow([ai("write")], { type: "object" });

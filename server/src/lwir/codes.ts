@@ -106,6 +106,7 @@ export const OWN_RULES: readonly OwnRule[] = [
   { code: "lwir.item_key_not_string", severity: "warning", description: "A parallel step's itemKey can never be a string (a number, a comparison): the step fails on its first item.", configurable: true },
   { code: "lwir.function_argument_type", severity: "warning", description: "len() or date() of a value whose declared type it refuses: the call fails whenever it runs.", configurable: true },
   { code: "lwir.unsafe_input_key", severity: "warning", description: "A step's input has the key __proto__, constructor or prototype, which the runtime refuses: the step fails before it starts.", configurable: true },
+  { code: "lwir.when_always_true", severity: "warning", description: "A decision case whose when reads a value that always counts as true (text such as \"no\", an object): the later cases and the default are never chosen.", configurable: true },
   { code: "lwir.empty_document", severity: "info", description: "The document is empty: the editor offers a new workflow to start from.", configurable: true },
   { code: "lwir.file_too_large", severity: "warning", description: "The document is larger than lwir.maxFileSize, so the editor does not analyse it.", configurable: true },
   { code: "lwir.internal_error", severity: "error", description: "LWIR Tools failed while analysing the document (a bug in the tool, not in the document).", configurable: false },

@@ -11,12 +11,13 @@ import { NEEDS_UNCHOSEN_TARGET, needsUnchosenTarget } from "./needsUnchosenTarge
 import { ITEM_KEY_NOT_STRING, itemKeyNotString } from "./itemKeyNotString";
 import { FUNCTION_ARGUMENT_TYPE, functionArgumentType } from "./functionArgumentType";
 import { UNSAFE_INPUT_KEY, unsafeInputKey } from "./unsafeInputKey";
+import { WHEN_ALWAYS_TRUE, whenAlwaysTrue } from "./whenAlwaysTrue";
 
 export type { RunNotice, SchemaOf } from "./notice";
-export { NEEDS_DECISION_STEP, NEEDS_UNCHOSEN_TARGET, ITEM_KEY_NOT_STRING, FUNCTION_ARGUMENT_TYPE, UNSAFE_INPUT_KEY, BODY_TERMINAL_AMBIGUOUS, TERMINAL_OUTPUT_TYPE, LOOP_READ_BEFORE_RUN, BODY_READS_MULTI_VISIT_STEP };
+export { NEEDS_DECISION_STEP, NEEDS_UNCHOSEN_TARGET, ITEM_KEY_NOT_STRING, FUNCTION_ARGUMENT_TYPE, UNSAFE_INPUT_KEY, WHEN_ALWAYS_TRUE, BODY_TERMINAL_AMBIGUOUS, TERMINAL_OUTPUT_TYPE, LOOP_READ_BEFORE_RUN, BODY_READS_MULTI_VISIT_STEP };
 
 export const RUN_CHECK_CODES: readonly string[] = [NEEDS_DECISION_STEP, NEEDS_UNCHOSEN_TARGET, BODY_TERMINAL_AMBIGUOUS, TERMINAL_OUTPUT_TYPE, LOOP_READ_BEFORE_RUN, BODY_READS_MULTI_VISIT_STEP,
-  ITEM_KEY_NOT_STRING, FUNCTION_ARGUMENT_TYPE, UNSAFE_INPUT_KEY];
+  ITEM_KEY_NOT_STRING, FUNCTION_ARGUMENT_TYPE, UNSAFE_INPUT_KEY, WHEN_ALWAYS_TRUE];
 
 /**
  * Every run-time notice of a valid document's value, check by check. The declared types of paths come
@@ -24,15 +25,24 @@ export const RUN_CHECK_CODES: readonly string[] = [NEEDS_DECISION_STEP, NEEDS_UN
  */
 export function runChecks(value: unknown, schemaOf?: SchemaOf): RunNotice[] {
   const lists = runLists(value);
-  return [
-    ...needsDecisionStep(lists),
-    ...needsUnchosenTarget(lists),
-    ...bodyTerminalAmbiguous(lists),
-    ...terminalOutputType(value, lists),
-    ...loopReadBeforeRun(lists),
-    ...bodyReadsMultiVisitStep(lists),
-    ...itemKeyNotString(lists, schemaOf),
-    ...functionArgumentType(lists, schemaOf),
-    ...unsafeInputKey(lists),
+  const checks: Array<() => RunNotice[]> = [
+    () => needsDecisionStep(lists),
+    () => needsUnchosenTarget(lists),
+    () => bodyTerminalAmbiguous(lists),
+    () => terminalOutputType(value, lists),
+    () => loopReadBeforeRun(lists),
+    () => bodyReadsMultiVisitStep(lists),
+    () => itemKeyNotString(lists, schemaOf),
+    () => functionArgumentType(lists, schemaOf),
+    () => unsafeInputKey(lists),
+    () => whenAlwaysTrue(lists, schemaOf),
   ];
+  return checks.flatMap((check) => {
+    try {
+      return check();
+    } catch {
+      // a check that trips over an odd document says nothing; the others still speak
+      return [];
+    }
+  });
 }
