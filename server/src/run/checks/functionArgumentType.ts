@@ -42,8 +42,8 @@ export function functionArgumentType(lists: readonly RunList[], schemaOf: Schema
               start: m.bodyStart + call.start,
               end: m.bodyStart + call.end,
               message: call.name === "len"
-                ? `len() counts the characters of a string, the elements of an array or the keys of an object, but ${path} is declared as ${declared}: this call fails whenever it runs.`
-                : `date() reads a date from text, but ${path} is declared as ${declared}, which is never a date: this call fails whenever it runs.`,
+                ? `${path} is declared as ${declared}, and len() counts only the characters of a string, the elements of an array or the keys of an object: this call fails whenever it runs.`
+                : `${path} is declared as ${declared}, which is never a date: this call of date() fails whenever it runs.`,
             });
           }
         }
