@@ -304,6 +304,8 @@ describe("lwir.function_argument_type", () => {
     assert.deepEqual(notices(counting("{{ coalesce(date(input.flag), 'x') }} and {{ date(input.when) }}"), "json"),
       ["lwir.function_argument_type date(input.flag)", "lwir.function_argument_type date(input.when)"]);
     assert.deepEqual(notices(counting("{{ len(input.count) }}", { type: ["integer", "null"] }), "json"), ["lwir.function_argument_type len(input.count)"]);
+    // a name every object has (its own warning) is not one of the two functions
+    assert.deepEqual(notices(counting("{{ valueOf(input.count) == len(input.count) }}"), "json"), ["lwir.function_argument_type len(input.count)"]);
   });
 
   test("near misses: len of a string, array or object; date of a string or a number (a year); undeclared types", () => {

@@ -3,7 +3,7 @@
 // throws "Invalid time value" (their text, "true", "null", "[object Object]", is no date). Certain when
 // the argument is a path whose declared type allows nothing else. Its output or input is validated
 // against that schema, so when the value is there it has that type; coalesce does not catch these errors.
-import { parseExpression, scanTemplates, type ExprNode } from "../../lwir/expressions";
+import { callsIn, parseExpression, scanTemplates } from "../../lwir/expressions";
 import { typesOf } from "../../lwir/dataTypes";
 import type { RunList } from "./lists";
 import type { RunNotice, SchemaOf } from "./notice";
@@ -29,7 +29,7 @@ export function functionArgumentType(lists: readonly RunList[], schemaOf: Schema
           if (!/\b(?:len|date)\s*\(/.test(m.body)) continue;
           const { node, errors } = parseExpression(m.body);
           if (!node || errors.length > 0) continue;
-          for (const call of calls(node)) {
+          for (const call of callsIn(node, (name) => Object.prototype.hasOwnProperty.call(REFUSED, name))) {
             const arg = call.args[0];
             if (call.args.length !== 1 || arg.kind !== "path") continue;
             const types = typesOf(schemaOf(s.segments, arg));
@@ -51,18 +51,4 @@ export function functionArgumentType(lists: readonly RunList[], schemaOf: Schema
     }
   }
   return out;
-}
-
-/** The len and date calls of an expression, left to right. */
-function calls(root: ExprNode): Array<Extract<ExprNode, { kind: "call" }>> {
-  const out: Array<Extract<ExprNode, { kind: "call" }>> = [];
-  const stack: ExprNode[] = [root];
-  while (stack.length > 0) {
-    const n = stack.pop()!;
-    if (n.kind === "call") {
-      if (n.name in REFUSED) out.push(n);
-      for (let k = n.args.length - 1; k >= 0; k--) stack.push(n.args[k]);
-    } else if (n.kind === "binary") stack.push(n.right, n.left);
-  }
-  return out.sort((a, b) => a.start - b.start);
 }
