@@ -10,6 +10,7 @@ import { applyRuleLevels, toDiagnostics } from "../../server/src/service/diagnos
 import { provideCodeActions } from "../../server/src/service/codeActions";
 import { applyEdits } from "../../server/src/service/edits";
 import { RUN_CHECK_CODES } from "../../server/src/run/checks";
+import { checkBytes, isFailure } from "../../server/src/cli/check";
 import { resolvedStrings, stepReads } from "../../server/src/run/checks/reads";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -407,5 +408,22 @@ describe("run/checks/reads.ts: what the runtime resolves, and which reads it sur
     assert.deepEqual(reads("{{ coalesce(upper(steps.a.lastOutput), steps.b.output) }}"), ["steps.a.lastOutput sure coalesce", "steps.b.output maybe coalesce"]);
     assert.deepEqual(reads("{{ steps[\"my step\"].lastOutput == 'x' }}"), ['steps["my step"].lastOutput sure']);
     assert.deepEqual(reads("{{ input.steps }} {{ 'steps.a.output' }}"), []);
+  });
+});
+
+describe("run-time checks in lwir validate", () => {
+  test("reported as warnings of the document, which stays valid with its WorkflowVersion; --rule CODE=off drops one, =error raises it", () => {
+    const bytes = new TextEncoder().encode(JSON.stringify(workflow([ai("write")], { type: "object" }), null, 2));
+    const report = checkBytes("w.lwir.json", bytes);
+    assert.ok(!isFailure(report));
+    assert.equal(report.valid, true);
+    assert.notEqual(report.workflowVersion, null);
+    assert.deepEqual(report.notices.map((n) => `${n.code} ${n.path} ${n.severity}`), ["lwir.terminal_output_type $.steps[0].output.mode warning"]);
+    const off = checkBytes("w.lwir.json", bytes, { rules: { "lwir.terminal_output_type": "off" } });
+    assert.ok(!isFailure(off));
+    assert.deepEqual(off.notices, []);
+    const error = checkBytes("w.lwir.json", bytes, { rules: { "lwir.terminal_output_type": "error" } });
+    assert.ok(!isFailure(error));
+    assert.deepEqual(error.notices.map((n) => n.severity), ["error"]);
   });
 });
