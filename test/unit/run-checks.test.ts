@@ -418,12 +418,12 @@ describe("run-time checks in lwir validate", () => {
     assert.ok(!isFailure(report));
     assert.equal(report.valid, true);
     assert.notEqual(report.workflowVersion, null);
-    assert.deepEqual(report.notices.map((n) => `${n.code} ${n.path} ${n.severity}`), ["lwir.terminal_output_type $.steps[0].output.mode warning"]);
+    assert.deepEqual((report.notices ?? []).map((n) => `${n.code} ${n.path} ${n.severity}`), ["lwir.terminal_output_type $.steps[0].output.mode warning"]);
     const off = checkBytes("w.lwir.json", bytes, { rules: { "lwir.terminal_output_type": "off" } });
     assert.ok(!isFailure(off));
     assert.deepEqual(off.notices, []);
     const error = checkBytes("w.lwir.json", bytes, { rules: { "lwir.terminal_output_type": "error" } });
     assert.ok(!isFailure(error));
-    assert.deepEqual(error.notices.map((n) => n.severity), ["error"]);
+    assert.deepEqual((error.notices ?? []).map((n) => n.severity), ["error"]);
   });
 });

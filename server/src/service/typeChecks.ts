@@ -12,7 +12,7 @@ import { checkTemplateString, checkWholeTemplate, parseExpression, scanTemplates
 import { canBeArray, lookupIndex, lookupProperty, possibleValues, typesOf, type Lookup } from "../lwir/dataTypes";
 import { isObject } from "../lwir/validate";
 import type { Analysis } from "./analysis";
-import { factsOf, stepAtPath, type ListFacts, type StepFacts } from "./stepFacts";
+import { factsOf, type ListFacts, type StepFacts } from "./stepFacts";
 import { closeNames } from "./didYouMean";
 import { forEachWithString, walkStrings } from "./evaluatedStrings";
 
@@ -166,14 +166,31 @@ function resolveWholeTemplate(scope: ExpressionScope, s: string): Resolved | und
  * checks (run/checks) read declared types through this.
  */
 export function declaredSchemaAt(analysis: Analysis, segments: readonly PathSegment[], node: Extract<ExprNode, { kind: "path" }>): unknown {
-  const facts = factsOf(analysis);
-  const at = facts && stepAtPath(facts, segments);
+  const at = stepScopes(analysis).get(key(segments.slice(0, segments.length >= 4 && segments[2] === "steps" && typeof segments[3] === "number" ? 4 : 2)));
   if (!at) return undefined;
-  let scope = scopeOf(analysis, at.list, at.step);
-  const w = isObject(at.entry) && isObject(at.entry.with) ? at.entry.with : undefined;
-  if (at.rest.length === 2 && at.rest[0] === "with" && at.rest[1] === "itemKey") scope = { ...scope, itemAllowed: true, itemSchema: elementOf(scope, w?.items) };
+  const rest = segments.slice(at.step.segments.length);
+  const scope = rest.length === 2 && rest[0] === "with" && rest[1] === "itemKey" ? at.itemKeyScope() : at.scope;
   const r = resolvePath(scope, node);
   return r.problem === undefined && r.resolved.length === node.segments.length + 1 - r.rootSegments ? r.resolved[r.resolved.length - 1].schema : undefined;
+}
+
+/** Each declared step's expression scope by its path, once per analysis (a parallel step's itemKey scope when asked). */
+const scopeCache = new WeakMap<Analysis, Map<string, { step: StepFacts; scope: ExpressionScope; itemKeyScope: () => ExpressionScope }>>();
+
+function stepScopes(analysis: Analysis): Map<string, { step: StepFacts; scope: ExpressionScope; itemKeyScope: () => ExpressionScope }> {
+  let out = scopeCache.get(analysis);
+  if (out) return out;
+  out = new Map();
+  for (const list of factsOf(analysis)?.lists ?? []) {
+    const listScope = scopeOf(analysis, list, undefined);
+    for (const step of list.steps) {
+      const scope = { ...listScope, step };
+      const w = isObject(step.step.with) ? step.step.with : undefined;
+      out.set(key(step.segments), { step, scope, itemKeyScope: () => ({ ...scope, itemAllowed: true, itemSchema: elementOf(scope, w?.items) }) });
+    }
+  }
+  scopeCache.set(analysis, out);
+  return out;
 }
 
 export interface PathResolution {

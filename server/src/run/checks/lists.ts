@@ -23,8 +23,8 @@ export interface RunList {
   byId: Map<string, RunStep>;
   /** The parallel step whose body this is (undefined at the top level). */
   parent?: RunStep;
-  /** Ids some decision of this list may choose (never "end"). */
-  targets: Set<string>;
+  /** Ids some decision of this list may choose (never "end"), each with the decisions that may. */
+  targets: Map<string, RunStep[]>;
 }
 
 /**
@@ -37,13 +37,19 @@ export function runLists(value: unknown): RunList[] {
   const pending: Array<{ entries: unknown[]; segments: PathSegment[]; parent?: RunStep }> = [{ entries: value.steps, segments: ["steps"] }];
   for (let k = 0; k < pending.length; k++) {
     const { entries, segments, parent } = pending[k];
-    const list: RunList = { segments, entries, steps: [], byId: new Map(), parent, targets: new Set() };
+    const list: RunList = { segments, entries, steps: [], byId: new Map(), parent, targets: new Map() };
     entries.forEach((entry, i) => {
       if (!isObject(entry) || typeof entry.id !== "string" || list.byId.has(entry.id)) return;
       const step: RunStep = { id: entry.id, segments: [...segments, i], step: entry, uses: entry.uses, needs: validNeeds(entry.needs), list };
       list.steps.push(step);
       list.byId.set(step.id, step);
-      if (entry.uses === "decision") for (const t of decisionTargets(entry)) list.targets.add(t);
+      if (entry.uses === "decision") {
+        for (const t of new Set(decisionTargets(entry))) {
+          const deciders = list.targets.get(t);
+          if (deciders) deciders.push(step);
+          else list.targets.set(t, [step]);
+        }
+      }
       if (entry.uses === "parallel" && Array.isArray(entry.steps)) pending.push({ entries: entry.steps, segments: [...step.segments, "steps"], parent: step });
     });
     out.push(list);

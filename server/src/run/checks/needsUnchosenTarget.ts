@@ -7,7 +7,7 @@
 // every step runs in document order, whatever the data) and runs once (maxVisits 1), the target did not
 // already run before it (a target is held back only once its decision's needs are met), and no other
 // decision may choose the target.
-import { decisionTargets, END, isObject } from "../../lwir/validate";
+import { END, isObject } from "../../lwir/validate";
 import type { RunList, RunStep } from "./lists";
 import { quoted, type RunNotice } from "./notice";
 
@@ -22,13 +22,11 @@ export function needsUnchosenTarget(lists: readonly RunList[]): RunNotice[] {
   const maxVisits = decision.step.maxVisits;
   if (maxVisits !== undefined && maxVisits !== 1) return [];
   const outcomes = outcomesOf(decision);
-  const deciders = new Map<string, number>();
-  for (const s of top.steps) if (s.uses === "decision") for (const t of new Set(decisionTargets(s.step))) deciders.set(t, (deciders.get(t) ?? 0) + 1);
   const out: RunNotice[] = [];
   for (const step of top.steps) {
     if (top.targets.has(step.id) || !Array.isArray(step.step.needs)) continue;
     step.step.needs.forEach((need, k) => {
-      if (typeof need !== "string" || !outcomes.includes(need) || ran.has(need) || deciders.get(need) !== 1) return;
+      if (typeof need !== "string" || !outcomes.includes(need) || ran.has(need) || top.targets.get(need)?.length !== 1) return;
       const target = top.byId.get(need);
       if (!target || target.needs.length > 0 || (Array.isArray(target.step.needs) && target.step.needs.length > 0)) return;
       const other = outcomes.find((o) => o !== need && o !== END);
@@ -61,7 +59,7 @@ function outcomesOf(decision: RunStep): string[] {
  */
 function firstDecision(list: RunList): { decision: RunStep; ran: Set<string> } | undefined {
   const done = new Set<string>();
-  const held = (s: RunStep) => list.steps.some((d) => d.uses === "decision" && decisionTargets(d.step).includes(s.id) && d.needs.every((n) => done.has(n)));
+  const held = (s: RunStep) => (list.targets.get(s.id) ?? []).some((d) => d.needs.every((n) => done.has(n)));
   for (;;) {
     const next = list.steps.find((s) => !done.has(s.id) && s.needs.every((n) => done.has(n)) && !held(s));
     if (!next) return undefined;

@@ -55,12 +55,13 @@ export interface StepRead {
   inCoalesce: boolean;
 }
 
-/** The `steps.X…` paths of a string's templates. */
-export function stepReads(s: string): StepRead[] {
+/** The `steps.X…` paths of a string's templates (only of the templates `only` matches, when given). */
+export function stepReads(s: string, only?: RegExp): StepRead[] {
   const out: StepRead[] = [];
   const scan = scanTemplates(s);
   if (scan.malformedAt !== undefined) return out;
   for (const m of scan.matches) {
+    if (m.body.indexOf("steps") < 0 || (only && !only.test(m.body))) continue;
     const { node, errors } = parseExpression(m.body);
     if (!node || errors.length > 0) continue;
     const stack: Array<{ node: ExprNode; sure: boolean; inCoalesce: boolean }> = [{ node, sure: true, inCoalesce: false }];
