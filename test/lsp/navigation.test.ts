@@ -40,7 +40,7 @@ const FIXTURES: Record<Format, string> = {
       ],
       "output": { "mode": "array", "schema": { "type": "array", "items": { "type": "object", "required": ["itemKey", "status", "artifacts"],
         "properties": { "itemKey": { "type": "string" }, "status": { "type": "string" }, "output": true, "artifacts": { "type": "array", "items": { "type": "string" } } } } } } },
-    { "id": "route", "uses": "decision", "needs": ["load"], "with": { "cases": [{ "when": "{{ steps.load.output }}", "to": "^target^write" }], "default": "end" } },
+    { "id": "route", "uses": "decision", "needs": ["load"], "with": { "cases": [{ "when": "{{ len(steps.load.output.hits) > 0 }}", "to": "^target^write" }], "default": "end" } },
     { "id": "write", "uses": "ai.generate", "needs": ["fan", "fan2"],
       "with": { "model": "model-a", "prompt": "{{ steps.fan.output }} {{ steps.fan2.output }}" }, "output": { "mode": "text" } }
   ]
@@ -117,7 +117,7 @@ steps:
     needs: [load]
     with:
       cases:
-        - when: "{{ steps.load.output }}"
+        - when: "{{ len(steps.load.output.hits) > 0 }}"
           to: ^target^write
       default: end
   - id: write

@@ -70,7 +70,16 @@ function fixtures(): Array<[string, "json" | "yaml"]> {
   ]);
   const json = JSON.stringify(baseWorkflow(), null, 2).replace('"kind": "Workflow",', '"kind": "Workflow"');
   const out: Array<[string, "json" | "yaml"]> = [["", "json"], ["", "yaml"], [json, "json"], ["apiVersion: littleworkflow.dev/v0.1\nkind: Workflow\nmetadata:\n  name: a: b\n", "yaml"]];
-  for (const d of [choice, cache, perms, loop]) out.push([JSON.stringify(d, null, 2), "json"], [toYaml(d), "yaml"]);
+  // a parallel step keyed by a number (lwir.item_key_not_string)
+  const keyed: Json = withSteps([{
+    id: "fan", uses: "parallel",
+    with: { items: "{{ input.people }}", itemKey: "{{ item.id }}", cardinality: { kind: "matches_items" }, maxBranches: 5, maxConcurrency: 1, failureMode: "all_settled", fanIn: { order: "input", output: "array" } },
+    steps: [aiStep("greet", { with: { model: "model-a", prompt: "Greet {{ item.name }}" } })],
+    output: { mode: "array", schema: { type: "array", items: { type: "object", required: ["itemKey", "status", "artifacts"], properties: { itemKey: {}, status: {}, artifacts: {}, output: {} } } } },
+  }]);
+  keyed.input.schema.properties.people = { type: "array", items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } } } };
+  keyed.output.schema = { type: "array" };
+  for (const d of [choice, cache, perms, loop, keyed]) out.push([JSON.stringify(d, null, 2), "json"], [toYaml(d), "yaml"]);
   out.push([toYaml(withSteps([aiStep("a", { with: { model: "model-a", prompt: "x" } }), aiStep("b", { needs: ["a"], with: { model: "model-a" } })])).replace("model: model-a\n    output", "model: model-a\n      prompt: {{ steps.a.output }}\n    output"), "yaml"]);
   return out;
 }
@@ -91,6 +100,8 @@ const FAMILIES = [
   new RegExp(`^Allow (model|tool) ${Q} in permissions\\.(models|tools)$`), new RegExp(`^Use the allowed (model|tool) ${Q}$`),
   /^Put \{\{.*in quotes$/, new RegExp(`^Add values to the output of (${Q}|this step)$`), /^Use steps\.\S+\.(output|lastOutput)$/,
   new RegExp(`^Declare ${Q} in input\\.schema$`),
+  // the run-time checks (run/checks): a loop's read of a later step, a numeric itemKey
+  /^Read steps\.\S+ through coalesce$/, /^Use json\(\S+\) as the key$/,
 ];
 
 describe("fix titles in one style", () => {

@@ -200,3 +200,25 @@ describe("lwir mcp is a thin adapter in a room of its own (server/src/mcp/)", ()
     assert.deepEqual(sdk.map((f) => relative(".", f)), []);
   });
 });
+
+describe("layers (docs/architecture.md): the format, then the run-time room, then the service", () => {
+  const local = (dir: string) => sourceFiles(dir).flatMap((f) => importsOf(f))
+    .filter((i) => i.specifier.startsWith("."))
+    .map((i) => ({ from: relative(".", i.file), target: relative(".", resolve(dirname(i.file), i.specifier)) }));
+  const inside = (target: string, dir: string) => target.startsWith(join("server", "src", dir) + "/") || target === join("server", "src", dir);
+
+  test("server/src/lwir/ imports nothing of the other layers", () => {
+    const out = local(join("server", "src", "lwir")).filter((i) => !inside(i.target, "lwir"));
+    assert.deepEqual(out.map((i) => `${i.from}: ${i.target}`), []);
+  });
+
+  test("server/src/run/ imports only itself, lwir/ and document/ (never service/, lsp/, the CLI)", () => {
+    const imports = local(join("server", "src", "run"));
+    assert.ok(imports.some((i) => inside(i.target, "lwir")), "the scan sees run/ import lwir/");
+    assert.deepEqual(imports.filter((i) => !["run", "lwir", "document"].some((d) => inside(i.target, d))).map((i) => `${i.from}: ${i.target}`), []);
+  });
+
+  test("service/ may call run/ (the run-time checks)", () => {
+    assert.ok(local(join("server", "src", "service")).some((i) => inside(i.target, "run")));
+  });
+});

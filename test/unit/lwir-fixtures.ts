@@ -34,7 +34,8 @@ export function baseWorkflow(): Json {
         properties: { topic: { type: "string" }, list: { type: "array", items: { type: "string" } } },
       },
     },
-    output: { schema: { type: "object", additionalProperties: true } },
+    // the final step (write) gives text: a workflow that declares an object would fail every run (run-time checks)
+    output: { schema: { type: "string" } },
     permissions: { models: ["model-a", "model-b"], tools: ["search", "fetch"], secrets: [], network: [] },
     steps: [
       {

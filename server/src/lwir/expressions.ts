@@ -853,6 +853,22 @@ export function nestingTooDeep(body: string): boolean {
   return false;
 }
 
+/** The calls of a parsed expression that `wanted` picks, left to right, through arguments and operators. */
+export function callsIn(root: ExprNode, wanted: (name: string) => boolean): Array<Extract<ExprNode, { kind: "call" }>> {
+  const out: Array<Extract<ExprNode, { kind: "call" }>> = [];
+  const stack: ExprNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.kind === "call") {
+      if (wanted(node.name)) out.push(node);
+      for (let k = node.args.length - 1; k >= 0; k--) stack.push(node.args[k]);
+    } else if (node.kind === "binary") {
+      stack.push(node.right, node.left);
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
 /** Tolerant parse of one body (the grammar of 5.4/5.5 only, no safety screen); errors are empty exactly when the grammar accepts it. */
 export function parseExpression(body: string): { node: ExprNode | undefined; errors: ExprError[] } {
   if (typeof body !== "string") return { node: undefined, errors: [{ message: "not a string", start: 0, end: 0 }] };

@@ -58,16 +58,16 @@ export function valueAt(root: unknown, segments: readonly PathSegment[]): unknow
 }
 
 /**
- * Every string inside `value` that mentions `steps` (where a step reference can be), with its path, in
+ * Every string inside `value` that mentions `steps` (where a step reference can be; or `needle`), with its path, in
  * document order; iterative, keys are never read, and a value seen twice (a YAML alias) is walked once.
  */
-export function forEachStepString(value: unknown, segments: PathSegment[], visit: (value: string, segments: PathSegment[]) => void): void {
+export function forEachStepString(value: unknown, segments: PathSegment[], visit: (value: string, segments: PathSegment[]) => void, needle = "steps"): void {
   const stack: Array<[unknown, PathSegment[]]> = [[value, segments]];
   const seen = new Set<unknown>();
   while (stack.length > 0) {
     const [v, path] = stack.pop()!;
     if (typeof v === "string") {
-      if (v.indexOf("steps") >= 0) visit(v, path);
+      if (v.indexOf(needle) >= 0) visit(v, path);
     } else if (typeof v === "object" && v !== null && !seen.has(v)) {
       seen.add(v);
       if (Array.isArray(v)) for (let k = v.length - 1; k >= 0; k--) stack.push([v[k], [...path, k]]);

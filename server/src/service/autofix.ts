@@ -13,6 +13,7 @@ import type { RuleLevels } from "./rules";
 import type { Diagnostic } from "vscode-languageserver-types";
 import { missingCommaFixes } from "./jsonCommaFix";
 import { UNKNOWN_KEY } from "./unknownKeys";
+import { RUN_CHECK_CODES } from "../run/checks";
 
 export const MAX_FIX_ROUNDS = 10;
 
@@ -53,9 +54,13 @@ function diagnosticsOf(analysis: Analysis, rules: RuleLevels | undefined): Diagn
   return applyRuleLevels(all, rules);
 }
 
-/** The file's problems as the fixer counts them: parse errors, findings and the notices that are on. */
+/**
+ * The file's problems as the fixer counts them: parse errors, findings and the notices that are on. The
+ * run-time checks are left out: they speak only once the runtime accepts the document, so the round that
+ * fixes its last finding would otherwise seem to add them.
+ */
 function problemTotal(analysis: Analysis, rules: RuleLevels | undefined): number {
-  return diagnosticsOf(analysis, rules).length;
+  return diagnosticsOf(analysis, rules).filter((d) => !RUN_CHECK_CODES.includes(String(d.code))).length;
 }
 
 /**

@@ -41,6 +41,8 @@ import { OWN_RULES } from "../lwir/codes";
 import { closeNames, editDistance, maxDistance, nameFixes, nameSiteOf, type NameFix, type NameSite } from "./didYouMean";
 import { IMPOSSIBLE_COMPARISON, PROPERTY_OF_SCALAR_OUTPUT, UNKNOWN_PROPERTY, findTypeNotices } from "./typeChecks";
 import { didYouMeanPropertyFixes } from "./typeFixes";
+import { replacementFixes } from "./runNotices";
+import { ITEM_KEY_NOT_STRING, LOOP_READ_BEFORE_RUN } from "../run/checks";
 import { choiceValuesFixes } from "./choiceValuesFix";
 import { scalarOutputFixes } from "./scalarOutputFix";
 import { declareInputFixes } from "./declareInputFix";
@@ -112,6 +114,8 @@ const FIX_PRODUCERS: ReadonlyMap<string, readonly FixProducer[]> = new Map<strin
   ["output.missing_values", [{ kind: "problem", fixes: choiceValuesFixes }]],
   // A problem fix, like quoting a YAML template: the runtime drops what the author wrote, whatever follows from it.
   [UNKNOWN_KEY, [{ kind: "problem", fixes: unknownKeyFixes }]],
+  [LOOP_READ_BEFORE_RUN, [{ kind: "lint", fixes: replacementFixes }]],
+  [ITEM_KEY_NOT_STRING, [{ kind: "lint", fixes: replacementFixes }]],
 ]);
 
 /**

@@ -23,6 +23,7 @@ import { findTypeNotices, type TypeNotice } from "./typeChecks";
 import { isEmptyText } from "./emptyDocument";
 import { sourceByteNotices } from "./sourceBytes";
 import { UNKNOWN_KEY, unknownKeyNotices } from "./unknownKeys";
+import { relatedOf, runNotices } from "./runNotices";
 
 import { DIAGNOSTIC_SOURCE, PARSE_CODE } from "../protocol";
 
@@ -243,6 +244,11 @@ export function toDiagnostics(analysis: Analysis, options: DiagnosticOptions = {
     out.push(warning(u.range, u.message, data));
   }
   for (const notice of typeNotices(analysis)) out.push(warning(notice.range, notice.message, notice.data));
+  for (const notice of runNotices(analysis)) {
+    const d = warning(notice.range, notice.message, notice.data);
+    if (notice.related.length > 0 && options.uri !== undefined && options.relatedInformation !== false) d.relatedInformation = relatedOf(notice, options.uri);
+    out.push(d);
+  }
   return out;
 }
 
@@ -348,6 +354,7 @@ export function ownNotices(analysis: Analysis): OwnNotice[] {
   }
   for (const u of unknownKeyNotices(doc)) out.push({ code: UNKNOWN_KEY, path: pathString(pathOfSegments(u.segments)), message: u.message, range: u.range });
   for (const n of typeNotices(analysis)) out.push({ code: n.code, path: n.data.path, message: n.message, range: n.range });
+  for (const n of runNotices(analysis)) out.push({ code: n.code, path: n.data.path, message: n.message, range: n.range });
   return out;
 }
 

@@ -2,7 +2,7 @@
 // The runtime looks function names up in a plain object, so it accepts these (findings catalog 5.5) and
 // they are no finding; but no such call can produce a value when the workflow runs, so the editor warns.
 import { OBJECT_PROTOTYPE_NAMES } from "../lwir/jsObject";
-import { checkTemplateString, parseExpression, type ExprNode } from "../lwir/expressions";
+import { callsIn, checkTemplateString, parseExpression } from "../lwir/expressions";
 import { isObject } from "../lwir/validate";
 import { forEachWithString, walkStrings } from "./evaluatedStrings";
 import type { PathSegment } from "../lwir/types";
@@ -53,23 +53,8 @@ function visit(s: unknown, segments: PathSegment[], out: InheritedCall[]): void 
     if (!CANDIDATE.test(m.body)) continue;
     const { node, errors } = parseExpression(m.body);
     if (!node || errors.length > 0) continue;
-    for (const call of inheritedCallsOf(node)) {
+    for (const call of callsIn(node, (name) => OBJECT_PROTOTYPE_NAMES.has(name))) {
       out.push({ segments, name: call.name, start: m.bodyStart + call.nameStart, end: m.bodyStart + call.nameEnd });
     }
   }
-}
-
-function inheritedCallsOf(root: ExprNode): Array<Extract<ExprNode, { kind: "call" }>> {
-  const out: Array<Extract<ExprNode, { kind: "call" }>> = [];
-  const stack: ExprNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.kind === "call") {
-      if (OBJECT_PROTOTYPE_NAMES.has(node.name)) out.push(node);
-      for (let k = node.args.length - 1; k >= 0; k--) stack.push(node.args[k]);
-    } else if (node.kind === "binary") {
-      stack.push(node.right, node.left);
-    }
-  }
-  return out.sort((a, b) => a.nameStart - b.nameStart);
 }

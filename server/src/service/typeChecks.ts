@@ -160,6 +160,39 @@ function resolveWholeTemplate(scope: ExpressionScope, s: string): Resolved | und
   return r.problem === undefined && r.resolved.length === node.segments.length + 1 - r.rootSegments ? r.resolved[r.resolved.length - 1] : undefined;
 }
 
+/**
+ * The declared schema of a path read in the string at `segments` (a parallel step's `itemKey` reads its
+ * own element as `item`), when the schemas decide it to its end; undefined otherwise. The run-time
+ * checks (run/checks) read declared types through this.
+ */
+export function declaredSchemaAt(analysis: Analysis, segments: readonly PathSegment[], node: Extract<ExprNode, { kind: "path" }>): unknown {
+  const at = stepScopes(analysis).get(key(segments.slice(0, segments.length >= 4 && segments[2] === "steps" && typeof segments[3] === "number" ? 4 : 2)));
+  if (!at) return undefined;
+  const rest = segments.slice(at.step.segments.length);
+  const scope = rest.length === 2 && rest[0] === "with" && rest[1] === "itemKey" ? at.itemKeyScope() : at.scope;
+  const r = resolvePath(scope, node);
+  return r.problem === undefined && r.resolved.length === node.segments.length + 1 - r.rootSegments ? r.resolved[r.resolved.length - 1].schema : undefined;
+}
+
+/** Each declared step's expression scope by its path, once per analysis (a parallel step's itemKey scope when asked). */
+const scopeCache = new WeakMap<Analysis, Map<string, { step: StepFacts; scope: ExpressionScope; itemKeyScope: () => ExpressionScope }>>();
+
+function stepScopes(analysis: Analysis): Map<string, { step: StepFacts; scope: ExpressionScope; itemKeyScope: () => ExpressionScope }> {
+  let out = scopeCache.get(analysis);
+  if (out) return out;
+  out = new Map();
+  for (const list of factsOf(analysis)?.lists ?? []) {
+    const listScope = scopeOf(analysis, list, undefined);
+    for (const step of list.steps) {
+      const scope = { ...listScope, step };
+      const w = isObject(step.step.with) ? step.step.with : undefined;
+      out.set(key(step.segments), { step, scope, itemKeyScope: () => ({ ...scope, itemAllowed: true, itemSchema: elementOf(scope, w?.items) }) });
+    }
+  }
+  scopeCache.set(analysis, out);
+  return out;
+}
+
 export interface PathResolution {
   /** How many segments the root took (`steps.x.output`: 2; `input`: 0). */
   rootSegments: number;
