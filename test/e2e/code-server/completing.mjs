@@ -85,8 +85,13 @@ export async function completingChecks({ page, wb, workspace, run, helpers }) {
     await wb.escape();
     if ((await page.locator(".tab").count()) > 0) {
       await wb.command("View: Revert and Close Editor").catch(() => {});
-      if ((await page.locator(".tab").count()) > 0) await wb.command("View: Close All Editors");
-      await page.locator(".tab").first().waitFor({ state: "detached" });
+      // a command given while the workbench is busy is at times lost: ask again until no tab is left
+      for (let attempt = 0; (await page.locator(".tab").count()) > 0; attempt++) {
+        if (attempt === 3) throw new Error(`tabs left open: ${JSON.stringify(await page.locator(".tab").allTextContents())}`);
+        await wb.escape();
+        await wb.command("View: Close All Editors").catch(() => {});
+        await page.locator(".tab").first().waitFor({ state: "detached", timeout: 10_000 }).catch(() => {});
+      }
     }
   };
   /** Writes `text` to `name` and opens it (the explorer: see openFromExplorer). */

@@ -107,6 +107,8 @@ export async function quietChecks({ page, wb, workspace, run }) {
     return { line: i + 1, col: lines[i].indexOf(`${key}:`) + key.length + 3 };
   };
 
+  /** Tries whose lens did not follow after the pause (the check after the quiet-typing one reports them). */
+  const lensAfterPause = [];
   writeFileSync(file(FILE), TEXT);
   // The default pause for these checks: a workspace setting over the run's user setting, removed at the end.
   const settingsFile = join(workspace, ".vscode", "settings.json");
@@ -120,8 +122,6 @@ export async function quietChecks({ page, wb, workspace, run }) {
     restoreSettings();
   }
 
-  /** Tries whose lens did not follow after the pause (the check after the quiet-typing one reports them). */
-  const lensAfterPause = [];
   async function quietTypingChecks() {
   await run("quiet typing at a person's speed: no squiggle on the token while it is typed, then the squiggle within the pause (+ a margin), every time; status bar and lens agree meanwhile", async () => {
     await wb.escape();
