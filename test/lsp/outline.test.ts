@@ -56,7 +56,7 @@ describe("outline features over LSP", () => {
 
       const { id, hash } = workflowVersionOf(outlineWorkflow());
       const lenses: CodeLens[] = await client.request("textDocument/codeLens", textDocument(uri));
-      assert.deepEqual(lenses.map((l) => [l.command?.title, l.command?.command]), [[`WorkflowVersion ${id}`, "lwir.copyWorkflowVersionId"], ["Open graph", "lwir.openGraph"]]);
+      assert.deepEqual(lenses.map((l) => [l.command?.title, l.command?.command]), [[`WorkflowVersion ${id}`, "lwir.copyWorkflowVersionId"], ["Open graph", "lwir.openGraph"], ["Preview prompt", "lwir.previewPrompt"]]);
       assert.equal(lenses[0].range.start.line, format === "json" ? 1 : 0);
       assert.deepEqual(lenses[1].command?.arguments, [{ uri }]);
       assert.deepEqual(lenses[0].command?.arguments, [{ uri, id }]);

@@ -194,8 +194,9 @@ describe("readSettings", () => {
       files: { include: ["a/*.yaml"], exclude: ["b/**"] },
       maxFileSize: 5,
       lint: { rules: { "lwir.parse_warning": "off" as const } },
+      dryRun: { previewLens: false },
     };
-    const illTyped = { validation: { enable: "no", delay: -1, scope: "everything", maxFiles: "many" }, files: { include: "x", exclude: [1] }, maxFileSize: "big", lint: { rules: "all" } };
+    const illTyped = { validation: { enable: "no", delay: -1, scope: "everything", maxFiles: "many" }, files: { include: "x", exclude: [1] }, maxFileSize: "big", lint: { rules: "all" }, dryRun: { previewLens: "yes" } };
     assert.deepEqual(readSettings(illTyped, base), base);
     assert.deepEqual(readSettings({ validation: { delay: 20 } }, base), { ...base, validation: { ...base.validation, delay: 20 } });
   });
