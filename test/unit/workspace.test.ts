@@ -176,12 +176,13 @@ describe("readSettings", () => {
       files: { include: [], exclude: [] },
       maxFileSize: 8388608,
       lint: { rules: {} },
+      dryRun: { previewLens: true },
     });
     assert.deepEqual(readSettings(null), DEFAULT_SETTINGS);
   });
 
   test("nested, dotted and wrapped shapes", () => {
-    const expected = { validation: { enable: false, delay: 0, scope: "workspace", maxFiles: 5000 }, files: { include: [], exclude: [] }, maxFileSize: 1000, lint: { rules: {} } };
+    const expected = { validation: { enable: false, delay: 0, scope: "workspace", maxFiles: 5000 }, files: { include: [], exclude: [] }, maxFileSize: 1000, lint: { rules: {} }, dryRun: { previewLens: true } };
     assert.deepEqual(readSettings({ validation: { enable: false, delay: 0 }, maxFileSize: 1000 }), expected);
     assert.deepEqual(readSettings({ "validation.enable": false, "validation.delay": 0, maxFileSize: 1000 }), expected);
     assert.deepEqual(readSettings({ lwir: { validation: { enable: false, delay: 0 }, maxFileSize: 1000 } }), expected);
