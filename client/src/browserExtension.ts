@@ -4,6 +4,7 @@ import { LanguageClient } from "vscode-languageclient/browser";
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
 import { registerGraphView } from "./graphPanel";
+import { registerPromptPreview } from "./promptPreview";
 import { registerCommands } from "./commands";
 import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
@@ -31,6 +32,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   quiet.attach(client);
   registerFeatures(context, client, records);
   registerGraphView(context, client, outputChannel);
+  registerPromptPreview(context, client);
   registerCommands(context, client, outputChannel);
 }
 

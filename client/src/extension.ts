@@ -5,6 +5,7 @@ import { LanguageClient, TransportKind, type ServerOptions } from "vscode-langua
 import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
 import { registerGraphView } from "./graphPanel";
+import { registerPromptPreview } from "./promptPreview";
 import { registerCommands } from "./commands";
 import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
@@ -35,6 +36,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   quiet.attach(client);
   registerFeatures(context, client, records);
   registerGraphView(context, client, outputChannel);
+  registerPromptPreview(context, client);
   registerCommands(context, client, outputChannel);
   registerAgentTools(context, client, String((context.extension.packageJSON as { version?: unknown }).version ?? ""));
 }

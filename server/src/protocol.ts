@@ -178,3 +178,28 @@ export interface AgentToolResult {
   answer?: Record<string, unknown>;
   error?: string;
 }
+
+// ---- the dry run in the editor (docs/dry-run.md#in-the-editor; server/src/lsp/dryRunFeatures.ts) --------
+
+/**
+ * Custom request: `PreviewPromptParams` → `PromptPreview | null` (null: not an open LWIR document). What the
+ * `ai.generate` step at `stepPath` sends the model in the current scenario (the first scenario of the
+ * scenarios file beside the workflow, else the generated input): `system` and `user`, or `error`.
+ */
+export const PREVIEW_PROMPT_REQUEST = "lwir/previewPrompt";
+
+export interface PreviewPromptParams {
+  textDocument: { uri: string };
+  /** The step's id; for a step in a parallel body, the parallel step's id, `.`, and its id (`triage.draft`). */
+  stepPath: string;
+}
+
+export type { PromptPreview, PreviewError } from "./run/preview";
+
+/** Client command of the "Preview prompt" code lens (argument: `PreviewPromptArgs`): opens the read-only prompt document. */
+export const PREVIEW_PROMPT_COMMAND = "lwir.previewPrompt";
+
+export interface PreviewPromptArgs {
+  uri: string;
+  stepPath: string;
+}

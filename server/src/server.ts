@@ -7,7 +7,7 @@
 //   lsp/workspaceScan.ts        the LWIR files of the workspace folders, checked in the background
 //   lsp/watchedFiles.ts         … and followed on disk
 //   lsp/completionAndCodeActions.ts, lsp/outlineFeatures.ts, lsp/navigationFeatures.ts,
-//   lsp/signatureHelpFeature.ts, lsp/graphFeatures.ts: the features,
+//   lsp/signatureHelpFeature.ts, lsp/graphFeatures.ts, lsp/dryRunFeatures.ts: the features,
 //                               whose work is done in service/ as pure functions of the cached analysis
 import { TextDocumentSyncKind, TextDocuments, type Connection, type InitializeResult } from "vscode-languageserver";
 import { LwirWorkspace } from "./service/workspace";
@@ -16,6 +16,7 @@ import { BEFORE_INITIALIZE, readClientSupport, type ClientSupport } from "./lsp/
 import { registerCompletionAndCodeActions } from "./lsp/completionAndCodeActions";
 import { registerGraphFeatures } from "./lsp/graphFeatures";
 import { DiagnosticsPushPull } from "./lsp/diagnosticsPushPull";
+import { DryRuns } from "./lsp/dryRunFeatures";
 import { registerNavigationFeatures } from "./lsp/navigationFeatures";
 import { registerOutlineFeatures } from "./lsp/outlineFeatures";
 import { registerSignatureHelp } from "./lsp/signatureHelpFeature";
@@ -79,8 +80,10 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     void watchedFiles.update();
   });
   const completionAndCodeActions = registerCompletionAndCodeActions({ ...parts, configs });
-  const outline = registerOutlineFeatures(parts);
-  const navigation = registerNavigationFeatures(parts);
+  const dryRuns = new DryRuns(parts, () => fileSources);
+  dryRuns.listen();
+  const outline = registerOutlineFeatures(parts, (analysis, uri) => dryRuns.lenses(analysis, uri));
+  const navigation = registerNavigationFeatures(parts, (uri, analysis, position) => dryRuns.hover(uri, analysis, position));
   const signatureHelp = registerSignatureHelp(parts);
   registerGraphFeatures(parts, options.layouter);
 

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import type { CodeLens, DocumentSymbol, FoldingRange, SelectionRange, SemanticTokens } from "vscode-languageserver-types";
 import { canonicalJson, workflowVersionOf } from "../../server/src/lwir/canonical";
 import { SEMANTIC_TOKENS_LEGEND } from "../../server/src/service/semanticTokens";
+import { stepsUsing } from "../../server/src/run/preview";
 import type { WorkflowVersionResult } from "../../server/src/protocol";
 import { ErrorCode, LspClient, ResponseErrorReply, cursor, fileUri } from "./harness";
 import {
@@ -56,7 +57,10 @@ describe("outline features over LSP", () => {
 
       const { id, hash } = workflowVersionOf(outlineWorkflow());
       const lenses: CodeLens[] = await client.request("textDocument/codeLens", textDocument(uri));
-      assert.deepEqual(lenses.map((l) => [l.command?.title, l.command?.command]), [[`WorkflowVersion ${id}`, "lwir.copyWorkflowVersionId"], ["Open graph", "lwir.openGraph"]]);
+      // then "Preview prompt" on each ai.generate step (test/lsp/dryRun.test.ts)
+      const previews = stepsUsing(outlineWorkflow(), "ai.generate").map(() => ["Preview prompt", "lwir.previewPrompt"]);
+      assert.ok(previews.length > 0);
+      assert.deepEqual(lenses.map((l) => [l.command?.title, l.command?.command]), [[`WorkflowVersion ${id}`, "lwir.copyWorkflowVersionId"], ["Open graph", "lwir.openGraph"], ...previews]);
       assert.equal(lenses[0].range.start.line, format === "json" ? 1 : 0);
       assert.deepEqual(lenses[1].command?.arguments, [{ uri }]);
       assert.deepEqual(lenses[0].command?.arguments, [{ uri, id }]);

@@ -176,12 +176,13 @@ describe("readSettings", () => {
       files: { include: [], exclude: [] },
       maxFileSize: 8388608,
       lint: { rules: {} },
+      dryRun: { previewLens: true },
     });
     assert.deepEqual(readSettings(null), DEFAULT_SETTINGS);
   });
 
   test("nested, dotted and wrapped shapes", () => {
-    const expected = { validation: { enable: false, delay: 0, scope: "workspace", maxFiles: 5000 }, files: { include: [], exclude: [] }, maxFileSize: 1000, lint: { rules: {} } };
+    const expected = { validation: { enable: false, delay: 0, scope: "workspace", maxFiles: 5000 }, files: { include: [], exclude: [] }, maxFileSize: 1000, lint: { rules: {} }, dryRun: { previewLens: true } };
     assert.deepEqual(readSettings({ validation: { enable: false, delay: 0 }, maxFileSize: 1000 }), expected);
     assert.deepEqual(readSettings({ "validation.enable": false, "validation.delay": 0, maxFileSize: 1000 }), expected);
     assert.deepEqual(readSettings({ lwir: { validation: { enable: false, delay: 0 }, maxFileSize: 1000 } }), expected);
@@ -194,8 +195,9 @@ describe("readSettings", () => {
       files: { include: ["a/*.yaml"], exclude: ["b/**"] },
       maxFileSize: 5,
       lint: { rules: { "lwir.parse_warning": "off" as const } },
+      dryRun: { previewLens: false },
     };
-    const illTyped = { validation: { enable: "no", delay: -1, scope: "everything", maxFiles: "many" }, files: { include: "x", exclude: [1] }, maxFileSize: "big", lint: { rules: "all" } };
+    const illTyped = { validation: { enable: "no", delay: -1, scope: "everything", maxFiles: "many" }, files: { include: "x", exclude: [1] }, maxFileSize: "big", lint: { rules: "all" }, dryRun: { previewLens: "yes" } };
     assert.deepEqual(readSettings(illTyped, base), base);
     assert.deepEqual(readSettings({ validation: { delay: 20 } }, base), { ...base, validation: { ...base.validation, delay: 20 } });
   });

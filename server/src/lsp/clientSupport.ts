@@ -26,6 +26,8 @@ export interface ClientSupport {
   workDoneProgress: boolean;
   /** The client tells us when workspace folders are added or removed. */
   workspaceFolderChanges: boolean;
+  /** The client asks for code lenses again when told (`workspace/codeLens/refresh`). */
+  codeLensRefresh: boolean;
   /** The client applies snippet edits in workspace edits (LSP 3.18): fixes that leave a choice open send tab stops. */
   snippetEdits: boolean;
 }
@@ -44,6 +46,7 @@ export const BEFORE_INITIALIZE: ClientSupport = {
   workDoneProgress: false,
   workspaceFolderChanges: false,
   snippetEdits: false,
+  codeLensRefresh: false,
 };
 
 export function readClientSupport(capabilities: ClientCapabilities): ClientSupport {
@@ -64,6 +67,7 @@ export function readClientSupport(capabilities: ClientCapabilities): ClientSuppo
     watchedFilesRegistration: capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
     workDoneProgress: capabilities.window?.workDoneProgress === true,
     workspaceFolderChanges: capabilities.workspace?.workspaceFolders === true,
+    codeLensRefresh: capabilities.workspace?.codeLens?.refreshSupport === true,
     snippetEdits: (capabilities.workspace?.workspaceEdit as { snippetEditSupport?: boolean } | undefined)?.snippetEditSupport === true,
   };
 }

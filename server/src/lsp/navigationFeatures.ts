@@ -18,7 +18,13 @@ import {
   type ReferenceParams,
   type RenameParams,
   type ServerCapabilities,
+  MarkupContent,
+  MarkupKind,
+  type Hover,
+  type Position,
+  type Range,
 } from "vscode-languageserver";
+import type { Analysis } from "../service/analysis";
 import { provideDefinition, provideDocumentHighlights, provideReferences } from "../service/definition";
 import { provideHover } from "../service/hover";
 import { providePrepareRename, provideRename } from "../service/rename";
@@ -33,10 +39,20 @@ export const NAVIGATION_CAPABILITIES: ServerCapabilities = {
   renameProvider: { prepareProvider: true },
 };
 
-export function registerNavigationFeatures({ connection, workspace, session }: ServerParts): ServerCapabilities {
-  connection.onRequest(HoverRequest.type, session.documentRequest("hover", (params: HoverParams) => {
-    const analysis = lwirAnalysis(workspace, params.textDocument.uri);
-    return analysis ? provideHover(analysis, params.position) : null;
+/** What another feature adds below the hover (lsp/dryRunFeatures.ts: an expression's value in the dry run). */
+export type MoreHover = (uri: string, analysis: Analysis, position: Position) => Promise<{ markdown: string; range: Range } | undefined>;
+
+export function registerNavigationFeatures({ connection, workspace, session }: ServerParts, moreHover?: MoreHover): ServerCapabilities {
+  connection.onRequest(HoverRequest.type, session.documentRequest("hover", async (params: HoverParams): Promise<Hover | null> => {
+    const uri = params.textDocument.uri;
+    const analysis = lwirAnalysis(workspace, uri);
+    if (!analysis) return null;
+    const hover = provideHover(analysis, params.position);
+    const more = moreHover ? await moreHover(uri, analysis, params.position) : undefined;
+    if (!more) return hover;
+    if (!hover) return { contents: { kind: MarkupKind.Markdown, value: more.markdown }, range: more.range };
+    const value = MarkupContent.is(hover.contents) ? hover.contents.value : "";
+    return { ...hover, contents: { kind: MarkupKind.Markdown, value: value === "" ? more.markdown : `${value}\n\n---\n\n${more.markdown}` } };
   }, needsPosition));
 
   connection.onRequest(DefinitionRequest.type, session.documentRequest("definition", (params: DefinitionParams) => {

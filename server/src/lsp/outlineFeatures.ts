@@ -9,8 +9,10 @@ import {
   SelectionRangeRequest,
   SemanticTokensRequest,
   type CancellationToken,
+  type CodeLens,
   type ServerCapabilities,
 } from "vscode-languageserver";
+import type { Analysis } from "../service/analysis";
 import { WORKFLOW_VERSION_REQUEST, type WorkflowVersionResult } from "../protocol";
 import { provideCodeLenses, shownProblemCount, tooLargeInfo, workflowVersionInfo } from "../service/codeLens";
 import { applyRuleLevels, toDiagnostics } from "../service/diagnostics";
@@ -29,7 +31,10 @@ export const OUTLINE_CAPABILITIES: ServerCapabilities = {
   codeLensProvider: { resolveProvider: false },
 };
 
-export function registerOutlineFeatures({ connection, documents, workspace, session, settings }: ServerParts): ServerCapabilities {
+/** Lenses of other features (lsp/dryRunFeatures.ts: "Preview prompt"), after the WorkflowVersion and graph lenses. */
+export type MoreLenses = (analysis: Analysis, uri: string) => CodeLens[];
+
+export function registerOutlineFeatures({ connection, documents, workspace, session, settings }: ServerParts, moreLenses?: MoreLenses): ServerCapabilities {
   connection.onRequest(DocumentSymbolRequest.type, session.documentRequest("documentSymbol", (params) => {
     const analysis = lwirAnalysis(workspace, params.textDocument.uri);
     return analysis ? provideDocumentSymbols(analysis) : null;
@@ -58,7 +63,8 @@ export function registerOutlineFeatures({ connection, documents, workspace, sess
     if (!analysis) return null;
     // the problems as the editor lists them (the diagnostics at the configured levels): errors and warnings
     const shown = analysis.valid ? undefined : shownProblemCount(applyRuleLevels(toDiagnostics(analysis, { uri }), settings.current.lint.rules));
-    return provideCodeLenses(analysis, uri, shown);
+    const lenses = provideCodeLenses(analysis, uri, shown);
+    return moreLenses && lenses.length > 0 ? [...lenses, ...moreLenses(analysis, uri)] : lenses;
   }));
 
   // lwir/workflowVersion: {uri, canonicalJson?} (or {textDocument: {uri}}) → WorkflowVersionResult, or null

@@ -105,6 +105,12 @@ export interface SimulateOptions {
    * a target returned is chosen without evaluating the cases (recorded as forced); undefined evaluates them.
    */
   choose?: (path: string, targets: string[]) => string | undefined;
+  /**
+   * The editor's previews (preview.ts): called as each step run starts, with its trace entry (filled in
+   * as the step goes on), the context its templates read, and the ids of the parallel steps whose body
+   * it is in (outermost first; empty at the top level). The context's `steps` map is a copy.
+   */
+  observe?: (entry: TraceStep, context: EvalContext, parallels: readonly string[]) => void;
 }
 
 class RunFailure extends Error {
@@ -228,6 +234,8 @@ interface Scope {
   /** The last non-decision step that ran, and the path of its last output. */
   lastRun?: string;
   ended: boolean;
+  /** The ids of the parallel steps whose body this scope runs, outermost first. */
+  parallels: readonly string[];
 }
 
 function stepDefs(list: unknown): StepDef[] {
@@ -257,10 +265,12 @@ class Simulation {
   private readonly outputs: Readonly<Record<string, unknown>>;
   private readonly limit: number;
   private readonly choose: SimulateOptions["choose"];
+  private readonly observe: SimulateOptions["observe"];
 
   constructor(workflow: Obj, private readonly input: unknown, options: SimulateOptions) {
     this.workflow = workflow;
     this.choose = options.choose;
+    this.observe = options.observe;
     this.outputs = options.outputs ?? {};
     this.limit = options.maxStepRuns ?? MAX_STEP_RUNS;
   }
@@ -288,12 +298,12 @@ class Simulation {
     }
   }
 
-  private newScope(steps: StepDef[], prefix: string, branch?: Scope["branch"], visible?: Record<string, StepEnvelope>): Scope {
+  private newScope(steps: StepDef[], prefix: string, branch?: Scope["branch"], visible?: Record<string, StepEnvelope>, parallels: readonly string[] = []): Scope {
     const byId = new Map<string, number>();
     steps.forEach((s, i) => {
       if (!byId.has(s.id)) byId.set(s.id, i);
     });
-    return { steps, byId, prefix, ...(branch ? { branch } : {}), visible: visible ?? Object.create(null), done: new Map(), artifacts: [], ended: false };
+    return { steps, byId, prefix, ...(branch ? { branch } : {}), visible: visible ?? Object.create(null), done: new Map(), artifacts: [], ended: false, parallels };
   }
 
   /** The workflow input against input.schema, before anything runs (spec 13). */
@@ -480,6 +490,8 @@ class Simulation {
     const path = step.maxVisits > 1 ? `${base}.visit[${visit}]` : base;
     const entry: TraceStep = { path, id: step.id, uses: step.uses, ...(step.maxVisits > 1 ? { visit } : {}) };
     this.trace.push(entry);
+    const context = this.contextFor(scope, step.raw);
+    if (this.observe) this.observe(entry, { ...context, steps: Object.assign(Object.create(null), context.steps) }, scope.parallels);
     const fail = (failure: RunFailure): never => {
       entry.error = failure.error;
       throw failure;
@@ -499,7 +511,6 @@ class Simulation {
         runtime: `Step '${step.id}' has a non-terminal attempt and cannot be retried safely.`, stepPath: path, cause: "integrity",
       }));
     }
-    const context = this.contextFor(scope, step.raw);
     try {
       // The step input, for every step type, before the step's own work (spec 7).
       const input = this.stepInput(scope, step, context, entry, path);
@@ -740,7 +751,7 @@ class Simulation {
     for (let b = 0; b < list.length; b++) {
       const branchPath = entry.branches[b];
       const visible: Record<string, StepEnvelope> = Object.assign(Object.create(null), outer);
-      const branch = this.newScope(body, `${branchPath}.`, { item: list[b], index: b, key: keys[b], parallelId: step.id, outerDone: new Set(Object.keys(outer)) }, visible);
+      const branch = this.newScope(body, `${branchPath}.`, { item: list[b], index: b, key: keys[b], parallelId: step.id, outerDone: new Set(Object.keys(outer)) }, visible, [...scope.parallels, step.id]);
       let failure: RunError | undefined;
       let result: unknown;
       try {

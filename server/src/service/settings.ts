@@ -27,6 +27,10 @@ export interface LwirSettings {
     /** Levels of our own rules by code (`lwir.lint.rules`); unknown codes and levels are dropped. */
     rules: Readonly<Record<string, RuleLevel>>;
   };
+  dryRun: {
+    /** The "Preview prompt" code lens on each ai.generate step (`lwir.dryRun.previewLens`). */
+    previewLens: boolean;
+  };
 }
 
 export type ValidationScope = "workspace" | "openFiles";
@@ -36,6 +40,7 @@ export const DEFAULT_SETTINGS: LwirSettings = Object.freeze({
   files: Object.freeze({ include: Object.freeze([]), exclude: Object.freeze([]) }),
   maxFileSize: 8 * 1024 * 1024,
   lint: Object.freeze({ rules: Object.freeze({}) }),
+  dryRun: Object.freeze({ previewLens: true }),
 }) as LwirSettings;
 
 /** Whether the settings the client sent name a scope (`lwir.validation.scope`) at all. */
@@ -61,6 +66,7 @@ export function readSettings(raw: unknown, base: LwirSettings = DEFAULT_SETTINGS
   const maxFiles = pick(root, ["validation", "maxFiles"]);
   const include = pick(root, ["files", "include"]);
   const exclude = pick(root, ["files", "exclude"]);
+  const previewLens = pick(root, ["dryRun", "previewLens"]);
   return {
     validation: {
       enable: typeof enable === "boolean" ? enable : base.validation.enable,
@@ -74,6 +80,7 @@ export function readSettings(raw: unknown, base: LwirSettings = DEFAULT_SETTINGS
     },
     maxFileSize: isCount(maxFileSize) ? maxFileSize : base.maxFileSize,
     lint: { rules: isRecord(rules) ? readRuleLevels(rules) : base.lint.rules },
+    dryRun: { previewLens: typeof previewLens === "boolean" ? previewLens : base.dryRun.previewLens },
   };
 }
 

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { parse as parseYaml } from "yaml";
-import { cliReport } from "../lib.mjs";
+import { spawnSync } from "node:child_process";
+import { CLI, cliReport } from "../lib.mjs";
 import { GIF_NAME, authoringChecks } from "./authoring.mjs";
 import { GRAPH_SCREENSHOT, graphChecks } from "./graph.mjs";
 import { quietChecks } from "./quiet.mjs";
@@ -443,6 +444,53 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await page.keyboard.type("x");
     await page.locator(".monaco-editor-overlaymessage", { hasText: /read-?only/i }).waitFor({ state: "attached" });
     if (await page.locator(".tab.dirty").count()) throw new Error("an editor became dirty after typing in the canonical view");
+    await wb.escape();
+  });
+
+  await run('"Preview prompt": the code lens on an ai.generate step opens what `lwir run --dry` says the model receives', async () => {
+    const text = read(VALID);
+    const step = JSON.parse(text).steps.find((s) => s.uses === "ai.generate");
+    if (!step) throw new Error(`${VALID} has no ai.generate step`);
+    // the current scenario: the first of the scenarios file beside the workflow
+    const scenariosFile = VALID.replace(/\.lwir\.json$/, ".lwir.test.yaml");
+    const scenarios = parseYaml(read(scenariosFile));
+    const scenario = (Array.isArray(scenarios) ? scenarios : scenarios.scenarios)[0].name;
+    const r = spawnSync(process.execPath, [CLI, "run", "--dry", "--scenario", scenario, "--format", "json", VALID], { cwd: workspace, encoding: "utf8" });
+    if (r.stderr) throw new Error(`lwir run --dry failed (${r.status}): ${r.stderr}`);
+    const expected = JSON.parse(r.stdout).steps.find((s) => s.path === step.id);
+    if (expected?.user === undefined) throw new Error(`lwir run --dry gives ${step.id} no prompt: ${json(expected)}`);
+    await wb.escape();
+    await wb.open(VALID);
+    const at = locate(text, new RegExp(`"id": ${escapeRe(json(step.id))}`), '"id"', { first: true });
+    await wb.goto(at.line, at.col);
+    const lens = page.locator(".codelens-decoration a", { hasText: /^\s*Preview prompt\s*$/ }).first();
+    await lens.waitFor();
+    await lens.click();
+    // the preview opens beside the workflow, which keeps the focus; its tab is named after the step
+    const tab = page.locator(".tab", { hasText: `${step.id}.prompt.txt` }).first();
+    await tab.waitFor();
+    await tab.click();
+    const rule = "──────── user message ────────";
+    await page.locator(".monaco-editor.focused .view-line", { hasText: rule }).first().waitFor();
+    // The whole text through the clipboard: long lines are only partly in the DOM.
+    await page.evaluate(() => navigator.clipboard.writeText(""));
+    await page.keyboard.press("Control+a");
+    await page.keyboard.press("Control+c");
+    await page.waitForFunction(async () => (await navigator.clipboard.readText()).length > 0);
+    const shown = await page.evaluate(() => navigator.clipboard.readText());
+    // the layout of client/src/promptPreviewText.ts: heading lines, then the messages under their rules
+    const heading = `Prompt of step ${step.id} (model ${step.with.model}) in ${VALID}\nScenario: scenario ${json(scenario)} (${scenariosFile})\n`;
+    if (!shown.startsWith(heading)) throw new Error(`the preview does not start with ${json(heading)}: ${json(shown.slice(0, 300))}`);
+    const userAt = shown.indexOf(`\n${rule}\n`);
+    const system = expected.system === "" ? "──────── system prompt: none ────────" : `──────── system prompt ────────\n${expected.system}`;
+    if (userAt < 0 || !shown.slice(0, userAt).endsWith(`\n${system}`)) throw new Error(`the system prompt is not ${json(expected.system)}: ${json(shown.slice(0, userAt))}`);
+    const user = shown.slice(userAt + rule.length + 2);
+    if (user !== expected.user) throw new Error(`the user message differs from lwir run --dry's:\n  expected ${json(expected.user)}\n  shown    ${json(user)}`);
+    // read-only: typing changes nothing
+    await page.keyboard.press("Control+Home");
+    await page.keyboard.type("x");
+    await page.locator(".monaco-editor-overlaymessage", { hasText: /read-?only/i }).waitFor({ state: "attached" });
+    if (await page.locator(".tab.dirty").count()) throw new Error("an editor became dirty after typing in the prompt preview");
     await wb.escape();
   });
 

@@ -91,7 +91,7 @@ function tabBadge() {
 
 export async function quietChecks({ page, wb, workspace, run }) {
   const file = (name) => join(workspace, name);
-  const lensTexts = async () => (await page.locator(".codelens-decoration").allInnerTexts()).map(oneLine).filter((t) => t !== "Open graph" && t !== "");
+  const lensTexts = async () => (await page.locator(".codelens-decoration").allInnerTexts()).map(oneLine).filter((t) => t !== "Open graph" && t !== "Preview prompt" && t !== "");
   /** Squiggles (errors) drawn on the cursor's line of the focused editor. */
   const squigglesOnCursorLine = async () => {
     const cursor = await wb.cursorBox();

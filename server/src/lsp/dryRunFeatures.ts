@@ -1,0 +1,141 @@
+// The dry run in the editor (docs/dry-run.md#in-the-editor): the "Preview prompt" code lens on each
+// ai.generate step, the `lwir/previewPrompt` request its document is drawn from, and the values the hover
+// adds inside `{{ }}`. The run itself is run/preview.ts (pure); here: finding the scenarios file beside the
+// workflow (an open document's text, else read where the workspace scan reads files: the disk in Node, the
+// client in the browser), one cached run per document version and scenarios text, and the LSP shapes.
+import type { CancellationToken, CodeLens, Position, Range } from "vscode-languageserver";
+import { formatOf, parseDocument } from "../document/document";
+import { templateAt } from "../lwir/expressions";
+import { PREVIEW_PROMPT_COMMAND, PREVIEW_PROMPT_REQUEST, type PreviewPromptArgs, type PromptPreview } from "../protocol";
+import {
+  currentScenario, dryRunView, expressionValue, expressionValueMarkdown, previewPrompt, stepAt, stepsUsing,
+  type DryRunView, type ScenariosSource,
+} from "../run/preview";
+import { scenariosNamesFor } from "../run/scenarios";
+import type { Analysis } from "../service/analysis";
+import { problemCount } from "../service/codeLens";
+import { sourceSpan, stringAt, valueOffsetOf } from "../service/references";
+import { fileNameOf } from "../service/workspace";
+import type { WorkspaceFileSource } from "../workspace/files";
+import { isRecord } from "./requestGuards";
+import { lwirAnalysis, type ServerParts } from "./serverParts";
+
+/** Scenarios files larger than this are not read. */
+const MAX_SCENARIOS_SIZE = 4 * 1024 * 1024;
+
+interface Cached {
+  analysis: Analysis;
+  scenariosKey: string;
+  view: DryRunView;
+}
+
+export class DryRuns {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(private readonly parts: ServerParts, private readonly sources: () => readonly WorkspaceFileSource[]) {}
+
+  listen(): void {
+    const { connection, documents, session, settings } = this.parts;
+    documents.onDidClose(session.notification("didClose (dry run)", (event) => { this.cache.delete(event.document.uri); }));
+    // The lens setting changed: the editor asks for the lenses again.
+    let lens = settings.current.dryRun.previewLens;
+    settings.onChange(() => {
+      if (settings.current.dryRun.previewLens === lens) return;
+      lens = settings.current.dryRun.previewLens;
+      if (this.parts.client().codeLensRefresh) void connection.sendRequest("workspace/codeLens/refresh").catch(() => {});
+    });
+    const preview = session.documentRequest("previewPrompt", (params: { textDocument: { uri: string }; stepPath: string }) => this.previewPrompt(params.textDocument.uri, params.stepPath));
+    connection.onRequest(PREVIEW_PROMPT_REQUEST, (params: unknown, token: CancellationToken) => {
+      const p = isRecord(params) ? params : {};
+      const uri = typeof p.uri === "string" ? p.uri : isRecord(p.textDocument) ? p.textDocument.uri : undefined;
+      return preview({ textDocument: { uri: uri as string }, stepPath: typeof p.stepPath === "string" ? p.stepPath : "" }, token);
+    });
+  }
+
+  /** "Preview prompt" on the `id` of each ai.generate step (the step's start without one), unless turned off. */
+  lenses(analysis: Analysis, uri: string): CodeLens[] {
+    const doc = analysis.document;
+    if (!this.parts.settings.current.dryRun.previewLens || doc.parseErrors.length > 0 || doc.tooDeep) return [];
+    return stepsUsing(doc.value, "ai.generate").flatMap((step) => {
+      const id = doc.locate([...step.segments, "id"]);
+      const loc = doc.locate(step.segments);
+      const range = id?.keyStart !== undefined && id.keyEnd !== undefined ? doc.rangeAt(id.keyStart, id.keyEnd) : loc ? doc.rangeAt(loc.valueStart, loc.valueStart) : undefined;
+      if (!range) return [];
+      const args: PreviewPromptArgs = { uri, stepPath: step.stepPath };
+      return [{
+        range,
+        command: { title: "Preview prompt", command: PREVIEW_PROMPT_COMMAND, arguments: [args], tooltip: `What step ${step.stepPath} sends the model in the dry run's current scenario.` },
+      }];
+    });
+  }
+
+  async previewPrompt(uri: string, stepPath: string): Promise<PromptPreview | null> {
+    const analysis = lwirAnalysis(this.parts.workspace, uri);
+    if (!analysis) return null;
+    const found = await this.view(uri, analysis);
+    if ("refused" in found) return { step: stepPath, scenario: found.scenario, error: { message: found.refused, reached: false } };
+    const step = stepsUsing(analysis.document.value, "ai.generate").find((s) => s.stepPath === stepPath);
+    if (!step) return { step: stepPath, scenario: found.view.scenario.label, error: { message: `The document has no ai.generate step ${stepPath}.`, reached: false } };
+    return previewPrompt(found.view, stepPath);
+  }
+
+  /** The hover's addition inside a `{{ }}` of a step: the expression's value in the current scenario. */
+  async hover(uri: string, analysis: Analysis, position: Position): Promise<{ markdown: string; range: Range } | undefined> {
+    const doc = analysis.document;
+    if (doc.parseErrors.length > 0 || doc.tooDeep) return undefined;
+    const offset = doc.offsetAt(position);
+    const at = doc.pathAt(offset);
+    if (!at || at.inKey || at.between) return undefined;
+    const step = stepAt(doc.value, at.segments);
+    if (!step || step.rest.length === 0) return undefined;
+    const src = stringAt(doc, at.segments);
+    const d = src ? valueOffsetOf(src, offset) : undefined;
+    if (!src || d === undefined) return undefined;
+    const template = templateAt(src.value, d);
+    if (!template?.closed) return undefined;
+    const span = sourceSpan(src, template.start, template.bodyStart + template.body.length + 2);
+    const range = doc.rangeAt(span.start, span.end);
+    const found = await this.view(uri, analysis);
+    if ("refused" in found) return { markdown: `*No value: ${found.refused}*`, range };
+    const value = expressionValue(found.view, step.stepPath, step.rest, template.body);
+    return { markdown: expressionValueMarkdown(value, found.view.scenario.label), range };
+  }
+
+  /** The dry run of this version of the document in the current scenario, or why there is none. */
+  private async view(uri: string, analysis: Analysis): Promise<{ view: DryRunView } | { refused: string; scenario: string }> {
+    const scenarios = await this.scenariosFor(uri);
+    const workflow = analysis.document.value;
+    if (!analysis.valid) {
+      const n = problemCount(analysis);
+      return { refused: `the workflow has ${n} ${n === 1 ? "problem" : "problems"}: the runtime would not register it, so there is no dry run.`, scenario: currentScenario(workflow, scenarios).label };
+    }
+    const scenariosKey = scenarios ? `${scenarios.name}\n${scenarios.doc.text}` : "";
+    const cached = this.cache.get(uri);
+    if (cached && cached.analysis === analysis && cached.scenariosKey === scenariosKey) return { view: cached.view };
+    const view = dryRunView(workflow, currentScenario(workflow, scenarios));
+    this.cache.set(uri, { analysis, scenariosKey, view });
+    return { view };
+  }
+
+  /** The scenarios file beside the workflow (`NAME.lwir.test.yaml`, `.yml`, `.json`, in that order), if there is one. */
+  private async scenariosFor(uri: string): Promise<ScenariosSource | undefined> {
+    const bare = uri.replace(/[?#].*$/s, "");
+    const folder = bare.slice(0, bare.lastIndexOf("/"));
+    const source = this.sources().find((s) => s.handles(folder));
+    for (const name of scenariosNamesFor(fileNameOf(uri))) {
+      const candidate = `${folder}/${encodeURIComponent(name)}`;
+      const open = this.parts.documents.get(candidate);
+      let text: string | undefined;
+      if (open) text = open.getText();
+      else if (source) {
+        const content = await source.read(candidate, MAX_SCENARIOS_SIZE);
+        if (content.kind === "missing" || (content.kind === "unreadable" && content.reason === "is a folder")) continue;
+        if (content.kind !== "text") return undefined;
+        text = content.text;
+      }
+      if (text === undefined) continue;
+      return { name, doc: parseDocument(text.replace(/^\uFEFF/, ""), formatOf(name) ?? "yaml") };
+    }
+    return undefined;
+  }
+}
