@@ -218,6 +218,12 @@ const SIZED = [
   ["graph (Mermaid), 7 steps", "graph", { path: example("support-triage.lwir.yaml") }],
   ["complete after {{ steps.", "complete", { path: example("support-triage.lwir.yaml"), line: at + 1, column: triage[at].indexOf("steps.") + 7 }],
   ["schema (one page)", "schema", {}],
+  ["dry_run, generated samples, 3 steps", "dry_run", { path: example("release-notes.lwir.json") }],
+  ["dry_run, a scenario, 12 steps (7 prompts)", "dry_run", { path: example("support-triage.lwir.yaml"), scenario: "two tickets, one redrafted" }],
+  ["dry_run explore, 4 paths", "dry_run", { path: example("support-triage.lwir.yaml"), explore: true }],
+  // A path relative to the server's working folder (ROOT): the answer names the files as given.
+  ["test of examples/, 2 files, 5 scenarios", "test", { path: "examples" }],
+  ["test, one scenario", "test", { path: "examples/release-notes.lwir.test.yaml", scenario: "two pull requests" }],
 ];
 const sizes = [];
 for (const [label, name, args] of SIZED) {

@@ -1,6 +1,8 @@
 // lwir mcp's tools in VS Code's agent mode (docs/agents.md): Language Model Tools (package.json
 // `contributes.languageModelTools`) answered by the language server (AGENT_TOOL_REQUEST) on the editor's text
-// of the document, unsaved edits included: the editor wins over the disk. `lwir_fix` with `write: true` asks
+// of the document, unsaved edits included: the editor wins over the disk (for `lwir_dry_run`'s scenarios file
+// and `lwir_test`'s files too: the server reads them from the disk unless the editor holds unsaved edits of
+// them, whose text the client sends along). `lwir_fix` with `write: true` asks
 // first, then applies the fixes in the editor. And `lwir mcp` itself, offered to agent mode through an MCP
 // server definition provider, so it is listed without any configuration. Both APIs are newer than the
 // oldest VS Code the extension supports (package.json `engines`): each is used only where it exists.
@@ -15,6 +17,8 @@ export const LANGUAGE_MODEL_TOOLS: ReadonlyArray<readonly [name: string, tool: A
   ["lwir_explain", "explain"],
   ["lwir_graph", "graph"],
   ["lwir_complete", "complete"],
+  ["lwir_dry_run", "dry_run"],
+  ["lwir_test", "test"],
 ];
 
 /** The id of the MCP server definition provider (package.json `contributes.mcpServerDefinitionProviders`). */
@@ -75,7 +79,16 @@ export function registerAgentTools(context: vscode.ExtensionContext, client: Bas
 export async function invokeTool(client: BaseLanguageClient, tool: AgentToolName, input: Record<string, unknown>, token?: vscode.CancellationToken): Promise<string> {
   const { path, write, ...rest } = input;
   let document: vscode.TextDocument | undefined;
-  const takesDocument = tool !== "explain";
+  const params: AgentToolParams = { tool, input: rest };
+  if (tool === "dry_run" || tool === "test") params.texts = unsavedTexts();
+  if (tool === "test") {
+    // A path of the disk: the scenarios files of a folder are found there (the editor's unsaved texts go along).
+    const uri = typeof path === "string" && path !== "" ? uriOf(path) : vscode.window.activeTextEditor?.document.uri;
+    if (!uri) return "Error: give path (a scenarios file, a workflow or a folder of the workspace), or open a workflow in the editor.";
+    if (uri.scheme !== "file") return `Error: ${uri.toString()} is not a file on disk: lwir_test reads scenarios files from the disk.`;
+    rest.path = uri.fsPath;
+  }
+  const takesDocument = tool !== "explain" && tool !== "test";
   if (takesDocument && rest.text === undefined) {
     try {
       document = await documentOf(path);
@@ -85,9 +98,10 @@ export async function invokeTool(client: BaseLanguageClient, tool: AgentToolName
     if (!document) return "Error: give path (a workflow file of the workspace) or text, or open the workflow in the editor.";
     rest.text = document.getText();
     rest.format ??= formatOf(document);
+    // The dry run's scenario is read from the scenarios file beside the document.
+    if (tool === "dry_run" && document.uri.scheme === "file") params.file = document.uri.fsPath;
   }
   const version = document?.version;
-  const params: AgentToolParams = { tool, input: rest };
   const reply = await client.sendRequest<AgentToolResult>(AGENT_TOOL_REQUEST, params, token);
   if (reply.error !== undefined || !reply.answer) return `Error: ${reply.error ?? "no answer"}`;
   const answer = reply.answer;
@@ -111,11 +125,23 @@ export async function invokeTool(client: BaseLanguageClient, tool: AgentToolName
 /** The document a tool is about: the path (workspace-relative or absolute, or a URI) as the editor has it, else the active editor's. */
 async function documentOf(path: unknown): Promise<vscode.TextDocument | undefined> {
   if (typeof path !== "string" || path === "") return vscode.window.activeTextEditor?.document;
-  const uri = /^[a-z][\w+.-]+:/i.test(path) && !/^[a-z]:[\\/]/i.test(path) ? vscode.Uri.parse(path)
-    : /^([\\/]|[a-z]:[\\/])/i.test(path) ? vscode.Uri.file(path)
-      : vscode.workspace.workspaceFolders?.[0] ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, path) : vscode.Uri.file(path);
+  const uri = uriOf(path);
   // An open document is taken as the editor holds it (unsaved edits included); openTextDocument returns that one too.
   return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ?? vscode.workspace.openTextDocument(uri);
+}
+
+/** A path as a tool is given it: a URI, an absolute path, or a path in the first workspace folder. */
+function uriOf(path: string): vscode.Uri {
+  return /^[a-z][\w+.-]+:/i.test(path) && !/^[a-z]:[\\/]/i.test(path) ? vscode.Uri.parse(path)
+    : /^([\\/]|[a-z]:[\\/])/i.test(path) ? vscode.Uri.file(path)
+      : vscode.workspace.workspaceFolders?.[0] ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, path) : vscode.Uri.file(path);
+}
+
+/** The editor's texts of its files with unsaved edits, by file path: what the dry runs read instead of the disk. */
+function unsavedTexts(): Record<string, string> {
+  const texts: Record<string, string> = {};
+  for (const d of vscode.workspace.textDocuments) if (d.isDirty && d.uri.scheme === "file") texts[d.uri.fsPath] = d.getText();
+  return texts;
 }
 
 function formatOf(document: vscode.TextDocument): "json" | "yaml" {

@@ -165,12 +165,19 @@ export const OPEN_GRAPH_COMMAND = "lwir.openGraph";
  */
 export const AGENT_TOOL_REQUEST = "lwir/agentTool";
 
-export type AgentToolName = "validate" | "fix" | "explain" | "graph" | "complete";
+export type AgentToolName = "validate" | "fix" | "explain" | "graph" | "complete" | "dry_run" | "test";
 
 export interface AgentToolParams {
   tool: AgentToolName;
-  /** The tool's input as `lwir mcp` takes it, with the document as `text` and `format` (never a path). */
+  /**
+   * The tool's input as `lwir mcp` takes it, with the document as `text` and `format` (never a path); for
+   * `test`, `path`: the absolute path of a scenarios file, a workflow or a folder.
+   */
   input: Record<string, unknown>;
+  /** dry_run: the file of the document sent as text (a file path), for the scenarios file beside it. */
+  file?: string;
+  /** dry_run and test: the editor's texts of its documents with unsaved edits, by absolute file path; read instead of the disk. */
+  texts?: Record<string, string>;
 }
 
 /** The tool's structured answer, or the message of its tool error (one of the two). */

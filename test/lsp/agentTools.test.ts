@@ -4,7 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { AGENT_TOOL_REQUEST, type AgentToolResult } from "../../server/src/protocol";
 import { LspClient } from "./harness";
 
@@ -30,5 +30,40 @@ describe("lwir/agentTool over LSP", () => {
     assert.match(unknown.error ?? "", /Unknown tool/);
     const graph: AgentToolResult = await client.request(AGENT_TOOL_REQUEST, { tool: "graph", input: { text: readFileSync(join("examples", "release-notes.lwir.json"), "utf8") } });
     assert.match(String(graph.answer!.text), /^flowchart/);
+  });
+
+  test("dry_run on the editor's text; its scenario from the scenarios file beside the document, unsaved edits of that file included", async () => {
+    const file = resolve("examples", "support-triage.lwir.yaml");
+    const text = readFileSync(file, "utf8").replace("You are a support engineer.", "You are a careful support engineer.");
+    const generated: AgentToolResult = await client.request(AGENT_TOOL_REQUEST, { tool: "dry_run", input: { text, format: "yaml" } });
+    assert.equal(generated.error, undefined);
+    const draft = (generated.answer!.steps as Array<{ path: string; system?: string }>).find((s) => s.path.endsWith(".draft.visit[0]"));
+    assert.match(draft?.system ?? "", /^You are a careful support engineer\./, "the unsaved text's prompt");
+    const scenario = "two tickets, one redrafted";
+    const given: AgentToolResult = await client.request(AGENT_TOOL_REQUEST, { tool: "dry_run", input: { text, format: "yaml", scenario }, file });
+    assert.equal(given.answer!.status, "completed");
+    assert.equal(given.answer!.output, "Queue billing-eu: 2 tickets (2 billing), none failed, nothing urgent.");
+    const scenariosFile = resolve("examples", "support-triage.lwir.test.yaml");
+    const unsaved = readFileSync(scenariosFile, "utf8").replaceAll("Queue billing-eu: 2 tickets (2 billing), none failed, nothing urgent.", "All done.");
+    const edited: AgentToolResult = await client.request(AGENT_TOOL_REQUEST, { tool: "dry_run", input: { text, format: "yaml", scenario }, file, texts: { [scenariosFile]: unsaved } });
+    assert.equal(edited.answer!.output, "All done.");
+    const noFile: AgentToolResult = await client.request(AGENT_TOOL_REQUEST, { tool: "dry_run", input: { text, format: "yaml", scenario } });
+    assert.match(noFile.error ?? "", /give path/);
+    const byPath: AgentToolResult = await client.request(AGENT_TOOL_REQUEST, { tool: "dry_run", input: { path: file } });
+    assert.match(byPath.error ?? "", /not for a path/);
+  });
+
+  test("test reads the scenarios files of a path, the editor's unsaved texts over the disk's", async () => {
+    const folder = resolve("examples");
+    const passing: AgentToolResult = await client.request(AGENT_TOOL_REQUEST, { tool: "test", input: { path: folder } });
+    assert.equal(passing.answer!.failed, 0);
+    assert.ok((passing.answer!.passed as number) >= 5);
+    const scenariosFile = resolve("examples", "release-notes.lwir.test.yaml");
+    const unsaved = readFileSync(scenariosFile, "utf8").replace("steps: [list-merged, group-changes, write-notes]", "steps: [list-merged]");
+    const failing: AgentToolResult = await client.request(AGENT_TOOL_REQUEST, { tool: "test", input: { path: scenariosFile }, texts: { [scenariosFile]: unsaved } });
+    const scenarios = (failing.answer!.files as Array<{ scenarios: Array<{ status: string; failures: Array<{ what: string; line: number }> }> }>)[0].scenarios;
+    assert.deepEqual(scenarios[0].failures.map((f) => [f.what, f.line]), [["expect.steps", unsaved.split("\n").findIndex((l) => l.includes("steps: [list-merged]")) + 1]]);
+    const noPath: AgentToolResult = await client.request(AGENT_TOOL_REQUEST, { tool: "test", input: {} });
+    assert.match(noPath.error ?? "", /test needs path/);
   });
 });

@@ -1,14 +1,15 @@
 // client/src/languageModelTools.ts against a stand-in of the `vscode` module (the real one exists only inside
 // VS Code): on an editor without the Language Model Tools and MCP APIs (the oldest the extension supports)
-// nothing is registered and nothing fails; with them, the five tools and the MCP server definition are
+// nothing is registered and nothing fails; with them, the seven tools and the MCP server definition are
 // registered as package.json declares them, a tool answers on the editor's text (unsaved edits, not the disk),
-// and lwir_fix asks before it writes, then edits the document in the editor.
+// lwir_fix asks before it writes, then edits the document in the editor, and the dry runs read the
+// scenarios files as the editor holds them.
 // Runs under `npm test` (tsc output: the stand-in replaces `vscode` at load time); scripts/run-test.mjs cannot bundle it.
 import { afterEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import Module from "node:module";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { answerAgentTool } from "../../server/src/mcp/languageServer";
 
 const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
@@ -16,7 +17,7 @@ const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
   contributes: { languageModelTools: Array<{ name: string; inputSchema: { properties: Record<string, unknown> } }>; mcpServerDefinitionProviders: Array<{ id: string }> };
 };
 
-interface FakeDocument { uri: { toString(): string; path: string; scheme: string }; languageId: string; version: number; isDirty: boolean; text: string; getText(): string; save(): Promise<boolean>; saved: number }
+interface FakeDocument { uri: { toString(): string; path: string; fsPath: string; scheme: string }; languageId: string; version: number; isDirty: boolean; text: string; getText(): string; save(): Promise<boolean>; saved: number }
 
 /** A stand-in of the `vscode` module with just what the file uses; `withApis` adds the newer APIs. */
 function fakeVscode(withApis: boolean, documents: FakeDocument[]) {
@@ -28,7 +29,7 @@ function fakeVscode(withApis: boolean, documents: FakeDocument[]) {
     edits: Array<{ uri: string; range: Range; text: string }> = [];
     replace(uri: { toString(): string }, range: Range, text: string) { this.edits.push({ uri: uri.toString(), range, text }); }
   }
-  const uriOf = (path: string) => ({ toString: () => `file://${path}`, path, scheme: "file" });
+  const uriOf = (path: string) => ({ toString: () => `file://${path}`, path, fsPath: path, scheme: "file" });
   const vscode: Record<string, unknown> = {
     MarkdownString: class { constructor(public value: string) {} },
     Range, WorkspaceEdit,
@@ -83,7 +84,7 @@ function load(vscode: unknown): typeof import("../../client/src/languageModelToo
 
 function document(path: string, text: string, languageId: string): FakeDocument {
   const doc: FakeDocument = {
-    uri: { toString: () => `file://${path}`, path, scheme: "file" }, languageId, version: 1, isDirty: true, text, saved: 0,
+    uri: { toString: () => `file://${path}`, path, fsPath: path, scheme: "file" }, languageId, version: 1, isDirty: true, text, saved: 0,
     getText: () => doc.text,
     save: async () => { doc.saved++; doc.isDirty = false; return true; },
   };
@@ -113,16 +114,16 @@ describe("VS Code's Language Model Tools and MCP server definition", () => {
     assert.deepEqual(ctx.subscriptions, []);
   });
 
-  test("with the APIs: the five tools, and lwir mcp run by the editor's own runtime from the extension's bundle", () => {
+  test("with the APIs: the seven tools, and lwir mcp run by the editor's own runtime from the extension's bundle", () => {
     const { vscode, registered, providers } = fakeVscode(true, []);
     const ctx = context();
     load(vscode).registerAgentTools(ctx, client, "0.1.0");
-    assert.deepEqual([...registered.keys()], ["lwir_validate", "lwir_fix", "lwir_explain", "lwir_graph", "lwir_complete"]);
+    assert.deepEqual([...registered.keys()], ["lwir_validate", "lwir_fix", "lwir_explain", "lwir_graph", "lwir_complete", "lwir_dry_run", "lwir_test"]);
     const [server] = providers.get("lwir.mcpServer").provideMcpServerDefinitions();
     assert.equal(server.command, process.execPath);
     assert.deepEqual(server.args, [join("/ext", "bundle/lwir.js"), "mcp"]);
     assert.equal(server.env.ELECTRON_RUN_AS_NODE, "1");
-    assert.equal(ctx.subscriptions.length, 6);
+    assert.equal(ctx.subscriptions.length, 8);
   });
 
   test("a tool answers on the editor's text of an open document, unsaved edits included", async () => {
@@ -156,5 +157,26 @@ describe("VS Code's Language Model Tools and MCP server definition", () => {
     assert.equal(written.written, true);
     assert.equal(doc.text, disk, "the editor's document holds the fixed text");
     assert.equal(doc.saved, 0, "a document with unsaved edits is left for the user to save");
+  });
+
+  test("lwir_dry_run and lwir_test read the workflow and its scenarios file as the editor holds them", async () => {
+    const workflowFile = resolve("examples", "support-triage.lwir.yaml");
+    const scenariosFile = resolve("examples", "support-triage.lwir.test.yaml");
+    const workflow = document(workflowFile, readFileSync(workflowFile, "utf8").replace("You are a support engineer.", "You are a careful support engineer."), "yaml");
+    const handover = "Queue billing-eu: 2 tickets (2 billing), none failed, nothing urgent.";
+    const scenarios = document(scenariosFile, readFileSync(scenariosFile, "utf8").replaceAll(handover, "All done."), "yaml");
+    const { vscode, registered } = fakeVscode(true, [workflow, scenarios]);
+    load(vscode).registerAgentTools(context(), client, "0.1.0");
+    const run = JSON.parse((await registered.get("lwir_dry_run").invoke({ input: { scenario: "two tickets, one redrafted" } }, undefined)).content[0].value);
+    assert.equal(run.status, "completed");
+    assert.equal(run.output, "All done.", "the scenario's unsaved sample");
+    assert.match(run.steps.find((s: { path: string }) => s.path.endsWith("draft.visit[0]")).system, /careful/, "the workflow's unsaved prompt");
+    const tested = JSON.parse((await registered.get("lwir_test").invoke({ input: { path: scenariosFile } }, undefined)).content[0].value);
+    assert.equal(tested.passed + tested.failed, 3);
+    assert.equal(tested.failed, 0, "the unsaved expectations match the unsaved samples");
+    scenarios.text = scenarios.text.replace("output: \"All done.\"", "output: \"Something else.\"");
+    const failing = JSON.parse((await registered.get("lwir_test").invoke({ input: {} }, undefined)).content[0].value);
+    assert.equal(failing.failed, 1, "no path: the active document's scenarios file");
+    assert.equal(failing.files[0].scenarios[0].failures[0].what, "expect.output");
   });
 });

@@ -17,7 +17,7 @@ import { answerAgentTool } from "../../server/src/mcp/languageServer";
 
 const CLI = resolve("dist/cli.js");
 const EXAMPLES = resolve("examples");
-const TOOLS = ["validate", "fix", "explain", "graph", "schema", "complete"];
+const TOOLS = ["validate", "fix", "explain", "graph", "schema", "complete", "dry_run", "test"];
 
 let client: Client;
 let tools: Map<string, Tool>;
@@ -64,6 +64,21 @@ async function fails(name: string, args: Record<string, unknown>): Promise<strin
   assert.ok(text.length > 10, "the error says what is wrong");
   assert.doesNotMatch(text, /\n\s+at /, "no stack trace");
   return text;
+}
+
+/** A valid workflow (JSON text) with these steps: input {name}, a text output, the model gpt-4o-mini allowed. */
+function workflowOf(steps: object[]): string {
+  return JSON.stringify({
+    apiVersion: "littleworkflow.dev/v0.1", kind: "Workflow", metadata: { name: "t", version: "0.1.0" },
+    input: { schema: { type: "object", properties: { name: { type: "string" } } } }, output: { schema: { type: "string" } },
+    permissions: { models: ["gpt-4o-mini"], tools: [], secrets: [], network: [] }, steps,
+  }, null, 2);
+}
+
+/** `lwir run --dry` or `lwir test` with --format json: the CLI's answer the tools must agree with. */
+function cliDry(args: string[], cwd = process.cwd()): any {
+  const run = spawnSync(process.execPath, [CLI, ...args, "--format", "json"], { cwd, encoding: "utf8" });
+  return JSON.parse(run.stdout);
 }
 
 function cliJson(args: string[], cwd = process.cwd()): any {
@@ -294,6 +309,182 @@ describe("lwir mcp over stdio, through the SDK's client", { timeout: 120_000 }, 
     assert.equal((await ok("validate", { path: join(EXAMPLES, "release-notes.lwir.json") })).valid, true);
   });
 
+  test("dry_run: generated input and samples; each step's path, sample and prompts, the output, as lwir run --dry gives them", async () => {
+    const file = join(EXAMPLES, "release-notes.lwir.json");
+    const answer = await ok("dry_run", { path: file });
+    const cli = cliDry(["run", "--dry", file]);
+    assert.equal(answer.mode, "run");
+    assert.equal(answer.status, "completed");
+    assert.equal(answer.inputFrom, "generated from input.schema");
+    assert.deepEqual(answer.input, cli.input);
+    assert.deepEqual(answer.steps.map((s: any) => s.path), cli.steps.map((s: any) => s.path));
+    assert.equal(answer.total, cli.steps.length);
+    assert.deepEqual(answer.output, cli.output);
+    assert.ok(answer.steps.every((s: any) => s.sample === "generated"));
+    const notes = answer.steps.find((s: any) => s.uses === "ai.generate");
+    const cliNotes = cli.steps.find((s: any) => s.uses === "ai.generate");
+    assert.equal(notes.system, cliNotes.system);
+    assert.equal(notes.user, cliNotes.user);
+    assert.match(notes.user, /\n\nInput:\n\{/);
+    assert.equal(answer.error, undefined);
+    assert.equal(answer.nextCursor, undefined);
+  });
+
+  test("dry_run: a scenario of the scenarios file beside the path, its samples given, its decisions' choices", async () => {
+    const file = join(EXAMPLES, "support-triage.lwir.yaml");
+    const answer = await ok("dry_run", { path: file, scenario: "two tickets, one redrafted" });
+    assert.equal(answer.scenario, "two tickets, one redrafted");
+    assert.equal(answer.inputFrom, "from the scenario");
+    assert.deepEqual(answer.input, { queue: "billing-eu" });
+    assert.equal(answer.status, "completed");
+    assert.equal(answer.output, "Queue billing-eu: 2 tickets (2 billing), none failed, nothing urgent.");
+    const cli = cliDry(["run", "--dry", file, "--scenario", "two tickets, one redrafted"]);
+    assert.deepEqual(answer.steps.map((s: any) => s.path), cli.steps.map((s: any) => s.path));
+    const routes = answer.steps.filter((s: any) => s.uses === "decision").map((s: any) => [s.path, s.chosen, s.case ?? (s.byDefault ? "default" : "?")]);
+    assert.deepEqual(routes, [["triage[T-1].route.visit[0]", "end", 0], ["triage[T-2].route.visit[0]", "draft", "default"], ["triage[T-2].route.visit[1]", "end", 0]]);
+    assert.equal(answer.steps.find((s: any) => s.path === "triage[T-2].draft.visit[1]").visit, 1);
+    assert.ok(answer.steps.filter((s: any) => s.uses === "ai.generate").every((s: any) => s.sample === "given"));
+    assert.match(answer.steps.find((s: any) => s.path === "triage[T-2].draft.visit[1]").user, /Say when the change takes effect/);
+    assert.deepEqual(answer.steps.find((s: any) => s.uses === "parallel").branches, ["triage[T-1]", "triage[T-2]"]);
+    // input given over the scenario's, as --input does.
+    const given = await ok("dry_run", { path: file, scenario: "two tickets, one redrafted", input: { queue: "other" } });
+    assert.equal(given.inputFrom, "given");
+    assert.match(given.output, /billing-eu/, "the handover sample is the scenario's");
+    assert.match(given.steps.find((s: any) => s.uses === "ai.generate").user, /"id": "T-1"/);
+  });
+
+  test("dry_run: where the run stops, with the step, the expression and the message", async () => {
+    const refused = await ok("dry_run", { path: join(EXAMPLES, "release-notes.lwir.json"), scenario: "a grouping result without sections is refused" });
+    assert.equal(refused.status, "failed");
+    assert.equal(refused.error.step, "group-changes");
+    assert.equal(refused.error.at, "output");
+    assert.match(refused.error.runtime, /must have required property 'sections'/);
+    assert.equal(refused.output, undefined);
+    const text = workflowOf([{ id: "hello", uses: "ai.generate", with: { model: "gpt-4o-mini", prompt: "Hello {{ input.name.length }}" }, output: { mode: "text" } }]);
+    const failed = await ok("dry_run", { text, input: { name: "Ada" } });
+    assert.equal(failed.status, "failed");
+    assert.deepEqual(failed.input, { name: "Ada" });
+    assert.equal(failed.inputFrom, "given");
+    assert.deepEqual({ ...failed.error, runtime: undefined }, {
+      step: "hello", at: "with.prompt", expression: "input.name.length", runtime: undefined,
+      message: "Cannot read input.name.length: input.name is a text, which has no properties (len() gives its length).",
+    });
+    assert.equal(failed.steps[0].error.expression, "input.name.length");
+    // Any JSON value is an input; a null one too.
+    assert.equal((await ok("dry_run", { text, input: null })).inputFrom, "given");
+  });
+
+  test("dry_run: explore lists every combination of decision outcomes and the one that runs out of maxVisits", async () => {
+    const file = join(EXAMPLES, "support-triage.lwir.yaml");
+    const answer = await ok("dry_run", { path: file, explore: true });
+    const cli = cliDry(["run", "--dry", "--explore", file]);
+    assert.equal(answer.mode, "explore");
+    assert.equal(answer.status, "failed");
+    assert.equal(answer.total, cli.paths.length);
+    assert.equal(answer.failing, cli.failing.length);
+    assert.deepEqual(answer.paths.map((p: any) => p.choices), cli.paths.map((p: any) => p.choices));
+    const failing = answer.paths.filter((p: any) => p.status === "failed");
+    assert.equal(failing.length, 1);
+    assert.equal(failing[0].error.cause, "max_visits_exceeded");
+    assert.deepEqual(answer.unreached, []);
+    assert.equal(answer.limitReached, false);
+    assert.equal(answer.steps, undefined);
+  });
+
+  test("dry_run: a long trace comes in pages, long prompts shortened with a flag", async () => {
+    const steps = Array.from({ length: 40 }, (_, i) => ({
+      id: `s${i}`, uses: "ai.generate", ...(i > 0 ? { needs: [`s${i - 1}`] } : {}),
+      with: { model: "gpt-4o-mini", system: "x".repeat(i === 0 ? 5000 : 900), prompt: i > 0 ? `Go on from {{ steps.s${i - 1}.output }}` : "Start" },
+      output: { mode: "text" },
+    }));
+    const text = workflowOf(steps);
+    const first = await ok("dry_run", { text });
+    assert.equal(first.total, 40);
+    assert.ok(first.steps.length < 40 && first.nextCursor !== undefined, `${first.steps.length} steps on the first page`);
+    assert.equal(first.steps[0].truncated, true);
+    assert.equal(first.steps[0].system.length, 4001);
+    assert.equal(first.steps[1].truncated, undefined);
+    const seen = [...first.steps];
+    let cursor = first.nextCursor;
+    while (cursor !== undefined) {
+      const page = await ok("dry_run", { text, cursor });
+      assert.equal(page.status, "completed");
+      seen.push(...page.steps);
+      cursor = page.nextCursor;
+    }
+    assert.deepEqual(seen.map((s: any) => s.path), steps.map((s) => s.id));
+    assert.match(await fails("dry_run", { text, cursor: "banana" }), /cursor/);
+  });
+
+  test("dry_run: a missing file, text that does not parse, an invalid workflow, an unknown scenario, bad arguments: tool errors", async () => {
+    assert.match(await fails("dry_run", { path: join(dir, "missing.lwir.yaml") }), /Cannot read .*missing\.lwir\.yaml: no such file/);
+    assert.match(await fails("dry_run", { text: "steps: [", format: "yaml" }), /does not parse at 1:\d+: .*validate tool/);
+    assert.match(await fails("dry_run", { path: join(EXAMPLES, "broken-review.lwir.yaml") }), /would not register this workflow: 4 findings/);
+    assert.match(await fails("dry_run", { path: join(EXAMPLES, "support-triage.lwir.yaml"), scenario: "nope" }), /no scenario named "nope" \(it has "two tickets, one redrafted", /);
+    assert.match(await fails("dry_run", { text: readFileSync(join(EXAMPLES, "release-notes.lwir.json"), "utf8"), scenario: "two pull requests" }), /give path/);
+    copyFileSync(join(EXAMPLES, "release-notes.lwir.json"), join(dir, "alone.lwir.json"));
+    assert.match(await fails("dry_run", { path: "alone.lwir.json", scenario: "x" }), /no scenarios file beside it \(alone\.lwir\.test\.yaml/);
+    assert.match(await fails("dry_run", { path: EXAMPLES }), /is a folder/);
+    assert.match(await fails("dry_run", { path: "a", text: "b" }), /not both/);
+    assert.match(await fails("dry_run", { text: "a: 1", explore: "yes" }), /explore/);
+    assert.match(await fails("dry_run", { text: "a: 1", scenario: 3 }), /scenario/);
+    assert.equal((await ok("dry_run", { path: "alone.lwir.json" })).status, "completed", "still answering");
+  });
+
+  test("test: the examples' scenarios pass, as lwir test says", async () => {
+    const answer = await ok("test", { path: EXAMPLES });
+    const cli = cliDry(["test", EXAMPLES]);
+    assert.deepEqual({ passed: answer.passed, failed: answer.failed, errors: answer.errors }, cli.summary);
+    assert.equal(answer.failed, 0);
+    assert.ok(answer.passed >= 5);
+    assert.deepEqual(answer.files.map((f: any) => f.file), cli.files.map((f: any) => f.file));
+    const scenarios = answer.files.flatMap((f: any) => f.scenarios);
+    assert.ok(scenarios.every((s: any) => s.status === "passed" && s.failures.length === 0));
+    // A workflow stands for the scenarios file beside it; scenario picks one.
+    const one = await ok("test", { path: join(EXAMPLES, "support-triage.lwir.yaml"), scenario: "two tickets, one redrafted" });
+    assert.equal(one.passed, 1);
+    assert.equal(one.files[0].scenarios[0].run, "completed");
+    assert.equal(one.files[0].scenarios[0].steps, 12);
+  });
+
+  test("test: a failing expectation says what was expected, what happened, and its line in the scenarios file", async () => {
+    copyFileSync(join(EXAMPLES, "release-notes.lwir.json"), join(dir, "notes.lwir.json"));
+    const scenarios = readFileSync(join(EXAMPLES, "release-notes.lwir.test.yaml"), "utf8")
+      .replace("steps: [list-merged, group-changes, write-notes]", "steps: [list-merged, write-notes]")
+      .replace("message: must have required property 'sections'", "message: must have required property 'groups'");
+    writeFileSync(join(dir, "notes.lwir.test.yaml"), scenarios);
+    const answer = await ok("test", { path: "notes.lwir.test.yaml" });
+    assert.equal(answer.failed, 2);
+    assert.equal(answer.passed, 0);
+    const [steps, error] = answer.files[0].scenarios;
+    assert.equal(steps.status, "failed");
+    const lines = scenarios.split("\n");
+    assert.deepEqual(steps.failures.map((f: any) => [f.what, f.line, f.expected, f.actual]),
+      [["expect.steps", lines.findIndex((l) => l.includes("steps: [list-merged, write-notes]")) + 1, ["list-merged", "write-notes"], ["list-merged", "group-changes", "write-notes"]]]);
+    assert.equal(error.failures[0].what, "expect.error");
+    assert.equal(error.failures[0].message, "the error message differs");
+    assert.equal(error.failures[0].line, lines.findIndex((l) => /^\s+error:$/.test(l)) + 1);
+    assert.equal(error.failures[0].actual.step, "group-changes");
+    const cli = cliDry(["test", "notes.lwir.test.yaml"], dir);
+    assert.deepEqual(answer.files[0].scenarios.map((s: any) => s.failures.map((f: any) => f.line)), cli.files[0].scenarios.map((s: any) => s.failures.map((f: any) => f.line)));
+  });
+
+  test("test: a path that does not exist, a folder without scenarios, a workflow without one, an unknown scenario: tool errors", async () => {
+    assert.match(await fails("test", { path: join(dir, "nothing-here") }), /no such file/);
+    assert.match(await fails("test", {}), /path/);
+    const empty = mkdtempSync(join(dir, "empty-"));
+    assert.match(await fails("test", { path: empty }), /no \*\.lwir\.test\.yaml/);
+    copyFileSync(join(EXAMPLES, "release-notes.lwir.json"), join(dir, "lonely.lwir.json"));
+    assert.match(await fails("test", { path: "lonely.lwir.json" }), /no scenarios file beside it/);
+    assert.match(await fails("test", { path: EXAMPLES, scenario: "no such scenario" }), /No scenario is named "no such scenario"/);
+    // A scenarios file whose workflow has findings: an answer with the file's error, counted.
+    writeFileSync(join(dir, "bad.lwir.yaml"), readFileSync(join(EXAMPLES, "broken-review.lwir.yaml")));
+    writeFileSync(join(dir, "bad.lwir.test.yaml"), "scenarios:\n  - name: one\n");
+    const bad = await ok("test", { path: "bad.lwir.test.yaml" });
+    assert.equal(bad.errors, 1);
+    assert.match(bad.files[0].error, /findings: the runtime would not register it/);
+  });
+
   test("resources: the authoring reference and a page for every rule", async () => {
     const { resources } = await client.listResources();
     const uris = resources.map((r) => r.uri);
@@ -314,5 +505,9 @@ describe("lwir mcp over stdio, through the SDK's client", { timeout: 120_000 }, 
     const validate = byTool.get("validate") ?? [];
     assert.ok(validate.length > 0);
     assert.ok(Math.min(...validate) < 1000, `smallest validate answer ${Math.min(...validate)} bytes`);
+    // A dry run of an example and the test of the examples' scenarios stay within a few kilobytes too.
+    assert.ok(Math.min(...byTool.get("dry_run")!) < 2000, `smallest dry_run answer ${Math.min(...byTool.get("dry_run")!)} bytes`);
+    assert.ok(Math.min(...byTool.get("test")!) < 3000, `smallest test answer ${Math.min(...byTool.get("test")!)} bytes`);
+    if (process.env.LWIR_MCP_SIZES) console.log(JSON.stringify(sizes));
   });
 });

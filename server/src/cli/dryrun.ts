@@ -1,5 +1,8 @@
 // `lwir run --dry FILE` (the trace of one dry run) and `lwir test [PATH...]` (every scenario of every
 // scenarios file, checked like a test runner): reading files and printing; the simulation is server/src/run/.
+// The reading (a workflow checked before it runs, the scenario of a dry run, the scenarios files of the
+// paths given, one scenarios file run) is exported for `lwir mcp`'s dry_run and test tools, which word and
+// shape the same results for agents.
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { analyzeText } from "../service/analysis";
@@ -12,40 +15,73 @@ import { readDecoded } from "./check";
 import { collectFiles, reasonOf } from "./files";
 import type { DryRunOptions, TestOptions } from "./args";
 
+export type { Exploration, RunError, ScenarioResult, Trace, TraceStep };
+
 export interface CliRun {
   code: number;
   stdout: string;
   stderr: string;
 }
 
-/** A workflow read and checked: its value when the runtime would register it, else why not. */
-type LoadedWorkflow = { ok: true; value: unknown } | { ok: false; code: 1 | 2; reason: string };
+/**
+ * Texts to read instead of the files on disk, by absolute path: the editor's documents with unsaved edits,
+ * when the language server answers VS Code's tools. The CLI and `lwir mcp` read the disk only.
+ */
+export type Overlay = ReadonlyMap<string, string>;
 
-function loadWorkflow(file: string): LoadedWorkflow {
+const overlaid = (file: string, overlay: Overlay | undefined): string | undefined => overlay?.get(resolve(file));
+const exists = (file: string, overlay: Overlay | undefined): boolean => overlaid(file, overlay) !== undefined || existsSync(file);
+
+/** Why a workflow cannot be dry-run: unreadable, not parsing, or with findings (the runtime would not register it). */
+export type WorkflowProblem =
+  | { kind: "read"; reason: string }
+  | { kind: "parse"; line?: number; column?: number; message?: string }
+  | { kind: "findings"; count: number };
+
+/** A workflow read and checked: its value when the runtime would register it, else why not. */
+export type LoadedWorkflow = { ok: true; value: unknown } | { ok: false; problem: WorkflowProblem };
+
+/** A workflow's bytes (the format from `formatName`'s extension, else sniffed), checked as `lwir validate` checks them. */
+export function checkedWorkflow(bytes: Uint8Array, formatName: string): LoadedWorkflow {
+  const { text, invalidUtf8, format } = readDecoded(decodeUtf8(bytes), formatName);
+  const analysis = analyzeText(text, format, invalidUtf8);
+  const doc = analysis.document;
+  if (doc.parseErrors.length > 0 || doc.tooDeep) {
+    const first = doc.parseErrors[0];
+    return { ok: false, problem: first ? { kind: "parse", line: first.range.start.line + 1, column: first.range.start.character + 1, message: first.message } : { kind: "parse" } };
+  }
+  if (analysis.findings.length > 0) return { ok: false, problem: { kind: "findings", count: analysis.findings.length } };
+  return { ok: true, value: doc.value };
+}
+
+export function loadWorkflow(file: string, overlay?: Overlay): LoadedWorkflow {
+  const text = overlaid(file, overlay);
+  if (text !== undefined) return checkedWorkflow(Buffer.from(text, "utf8"), file);
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    return { ok: false, code: 2, reason: reasonOf(error, file) };
+    return { ok: false, problem: { kind: "read", reason: reasonOf(error, file) } };
   }
-  const { text, invalidUtf8, format } = readDecoded(decodeUtf8(bytes), file);
-  const analysis = analyzeText(text, format, invalidUtf8);
-  const parseErrors = analysis.document.parseErrors.length;
-  if (parseErrors > 0 || analysis.document.tooDeep) return { ok: false, code: 1, reason: `does not parse (lwir validate ${file} shows where)` };
-  const findings = analysis.findings.length;
-  if (findings > 0) {
-    return { ok: false, code: 1, reason: `${findings} ${findings === 1 ? "finding" : "findings"}: the runtime would not register it (lwir validate ${file} lists them)` };
-  }
-  return { ok: true, value: analysis.document.value };
+  return checkedWorkflow(bytes, file);
+}
+
+/** The CLI's words for a workflow problem, and its exit status (2: the file cannot be read). */
+function cliReason(file: string, problem: WorkflowProblem): { code: 1 | 2; reason: string } {
+  if (problem.kind === "read") return { code: 2, reason: problem.reason };
+  if (problem.kind === "parse") return { code: 1, reason: `does not parse (lwir validate ${file} shows where)` };
+  return { code: 1, reason: `${problem.count} ${problem.count === 1 ? "finding" : "findings"}: the runtime would not register it (lwir validate ${file} lists them)` };
 }
 
 /** A scenarios file read with positions, or why it cannot be. */
-function loadScenarios(file: string): { ok: true; doc: LwirDocument; scenarios: ScenariosFile } | { ok: false; reason: string } {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    return { ok: false, reason: reasonOf(error, file) };
+function loadScenarios(file: string, overlay?: Overlay): { ok: true; doc: LwirDocument; scenarios: ScenariosFile } | { ok: false; reason: string } {
+  let text = overlaid(file, overlay);
+  if (text === undefined) {
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      return { ok: false, reason: reasonOf(error, file) };
+    }
   }
   const doc = parseDocument(text, formatOf(file) ?? "yaml");
   if (doc.parseErrors.length > 0 || doc.tooDeep) {
@@ -56,22 +92,64 @@ function loadScenarios(file: string): { ok: true; doc: LwirDocument; scenarios: 
 }
 
 /** The scenarios file beside a workflow file, if any. */
-function scenariosFileFor(workflow: string): string | undefined {
+function scenariosFileFor(workflow: string, overlay?: Overlay): string | undefined {
   for (const name of scenariosNamesFor(basename(workflow))) {
     const path = join(dirname(workflow), name);
-    if (existsSync(path)) return path;
+    if (exists(path, overlay)) return path;
   }
   return undefined;
 }
 
 /** The workflow a scenarios file goes with: its `workflow:` key, else the file of the same name beside it. */
-function workflowFileFor(scenariosFile: string, declared: string | undefined): string | undefined {
+function workflowFileFor(scenariosFile: string, declared: string | undefined, overlay?: Overlay): string | undefined {
   if (declared !== undefined) return join(dirname(scenariosFile), declared);
   for (const name of workflowNamesFor(basename(scenariosFile))) {
     const path = join(dirname(scenariosFile), name);
-    if (existsSync(path)) return path;
+    if (exists(path, overlay)) return path;
   }
   return undefined;
+}
+
+/** What a dry run starts from: the input and sample outputs (generated, or a scenario's). */
+export interface DryRunStart {
+  input: unknown;
+  inputFrom: string;
+  outputs: Record<string, unknown>;
+  /** The scenario's name, when one was asked for. */
+  scenario?: string;
+}
+
+/**
+ * The start of a dry run of `workflow` (read from `file`): the generated input, or with `scenario` that
+ * scenario's input and outputs from the scenarios file beside `file`. A problem names the file it is about.
+ */
+export function dryRunStart(file: string, workflow: unknown, scenario: string | undefined, overlay?: Overlay): { ok: true; start: DryRunStart } | { ok: false; file: string; message: string } {
+  const start: DryRunStart = { input: generatedInput(workflow), inputFrom: "generated from input.schema", outputs: {} };
+  if (scenario === undefined) return { ok: true, start };
+  const scenariosFile = scenariosFileFor(file, overlay);
+  if (!scenariosFile) return { ok: false, file, message: `no scenarios file beside it (${scenariosNamesFor(basename(file)).join(", ")})` };
+  const read = loadScenarios(scenariosFile, overlay);
+  if (!read.ok) return { ok: false, file: scenariosFile, message: read.reason };
+  const found = read.scenarios.scenarios.find((s) => s.name === scenario);
+  if (!found) {
+    const names = read.scenarios.scenarios.map((s) => JSON.stringify(s.name)).join(", ");
+    return { ok: false, file: scenariosFile, message: `no scenario named ${JSON.stringify(scenario)} (it has ${names || "none"})` };
+  }
+  start.outputs = found.outputs;
+  start.scenario = found.name;
+  if (found.hasInput) {
+    start.input = found.input;
+    start.inputFrom = "from the scenario";
+  }
+  return { ok: true, start };
+}
+
+/** One dry run from its start, or the exploration of every combination of decision outcomes. */
+export function dryRun(workflow: unknown, start: DryRunStart, exploring: true): Exploration;
+export function dryRun(workflow: unknown, start: DryRunStart, exploring?: false): Trace;
+export function dryRun(workflow: unknown, start: DryRunStart, exploring = false): Trace | Exploration {
+  const options = { input: start.input, outputs: start.outputs };
+  return exploring ? explore(workflow, options) : simulate(workflow, options);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -79,44 +157,31 @@ function workflowFileFor(scenariosFile: string, declared: string | undefined): s
 
 export function runDry(options: DryRunOptions): CliRun {
   const loaded = loadWorkflow(options.file);
-  if (!loaded.ok) return { code: loaded.code, stdout: "", stderr: `lwir: ${options.file}: ${loaded.reason}\n` };
-  const workflow = loaded.value;
-  let input: unknown = generatedInput(workflow);
-  let inputFrom = "generated from input.schema";
-  let outputs: Record<string, unknown> = {};
-  let title = "";
-  if (options.scenario !== undefined) {
-    const file = scenariosFileFor(options.file);
-    if (!file) return { code: 2, stdout: "", stderr: `lwir: ${options.file}: no scenarios file beside it (${scenariosNamesFor(basename(options.file)).join(", ")})\n` };
-    const read = loadScenarios(file);
-    if (!read.ok) return { code: 2, stdout: "", stderr: `lwir: ${file}: ${read.reason}\n` };
-    const scenario = read.scenarios.scenarios.find((s) => s.name === options.scenario);
-    if (!scenario) {
-      const names = read.scenarios.scenarios.map((s) => JSON.stringify(s.name)).join(", ");
-      return { code: 2, stdout: "", stderr: `lwir: ${file}: no scenario named ${JSON.stringify(options.scenario)} (it has ${names || "none"})\n` };
-    }
-    outputs = scenario.outputs;
-    title = `, scenario ${JSON.stringify(scenario.name)}`;
-    if (scenario.hasInput) {
-      input = scenario.input;
-      inputFrom = "from the scenario";
-    }
+  if (!loaded.ok) {
+    const { code, reason } = cliReason(options.file, loaded.problem);
+    return { code, stdout: "", stderr: `lwir: ${options.file}: ${reason}\n` };
   }
+  const workflow = loaded.value;
+  const started = dryRunStart(options.file, workflow, options.scenario);
+  if (!started.ok) return { code: 2, stdout: "", stderr: `lwir: ${started.file}: ${started.message}\n` };
+  const start = started.start;
+  const title = start.scenario !== undefined ? `, scenario ${JSON.stringify(start.scenario)}` : "";
   if (options.input !== undefined) {
     try {
-      input = JSON.parse(readFileSync(options.input, "utf8"));
-      inputFrom = `from ${options.input}`;
+      start.input = JSON.parse(readFileSync(options.input, "utf8"));
+      start.inputFrom = `from ${options.input}`;
     } catch (error) {
       const reason = error instanceof SyntaxError ? `not JSON: ${error.message}` : reasonOf(error, options.input);
       return { code: 2, stdout: "", stderr: `lwir: ${options.input}: ${reason}\n` };
     }
   }
   if (options.explore) {
-    const result = explore(workflow, { input, outputs });
+    const result = dryRun(workflow, start, true);
     const stdout = options.format === "json" ? JSON.stringify(result, null, 2) + "\n" : formatExploration(options.file, result);
     return { code: result.failing.length > 0 ? 1 : 0, stdout, stderr: "" };
   }
-  const trace = simulate(workflow, { input, outputs });
+  const { input, inputFrom } = start;
+  const trace = dryRun(workflow, start);
   const stdout = options.format === "json"
     ? JSON.stringify({ file: options.file, input, inputFrom, ...trace }, jsonReplacer, 2) + "\n"
     : formatTrace(`Dry run of ${options.file}${title}`, input, inputFrom, trace);
@@ -124,7 +189,7 @@ export function runDry(options: DryRunOptions): CliRun {
 }
 
 /** JSON output: undefined values (an input resolving to undefined) written as {"undefined": true}, as `lwir eval --jsonl` does. */
-function jsonReplacer(_key: string, value: unknown): unknown {
+export function jsonReplacer(_key: string, value: unknown): unknown {
   return value === undefined ? { undefined: true } : value;
 }
 
@@ -209,10 +274,17 @@ export interface TestFileResult {
 
 const SCENARIOS_UNMATCHED = "no *.lwir.test.yaml, *.lwir.test.yml or *.lwir.test.json file here";
 
-export function runTests(options: TestOptions, cwd = process.cwd()): CliRun {
-  const paths = options.paths.length > 0 ? options.paths : ["."];
-  const stderr: string[] = [];
+/** What the paths given to `lwir test` hold: the scenarios files, and what to tell about the paths, in order. */
+export interface ScenariosFiles {
+  files: string[];
+  /** Problems (a path that cannot be read, holds no scenarios file, a workflow without one beside it) and notices, each "PATH: what". */
+  messages: Array<{ problem: boolean; text: string }>;
+}
+
+/** The scenarios files of the paths (folders searched as `lwir validate` searches them; a workflow file stands for the one beside it). */
+export function scenariosFilesIn(paths: readonly string[], cwd: string, overlay?: Overlay): ScenariosFiles {
   const files: string[] = [];
+  const messages: ScenariosFiles["messages"] = [];
   const seen = new Set<string>();
   const add = (f: string): void => {
     const key = resolve(cwd, f);
@@ -221,52 +293,51 @@ export function runTests(options: TestOptions, cwd = process.cwd()): CliRun {
       files.push(f);
     }
   };
-  let usageProblem = false;
   for (const path of paths) {
     // A workflow file named on the command line stands for the scenarios file beside it.
-    if (!isScenariosFileName(basename(path)) && /\.lwir\.(json|ya?ml)$/i.test(path) && existsSync(resolve(cwd, path))) {
-      const beside = scenariosFileFor(resolve(cwd, path));
+    if (!isScenariosFileName(basename(path)) && /\.lwir\.(json|ya?ml)$/i.test(path) && exists(resolve(cwd, path), overlay)) {
+      const beside = scenariosFileFor(resolve(cwd, path), overlay);
       if (beside) add(join(dirname(path), basename(beside)));
-      else {
-        stderr.push(`lwir: ${path}: no scenarios file beside it (${scenariosNamesFor(basename(path)).join(", ")})\n`);
-        usageProblem = true;
-      }
+      else messages.push({ problem: true, text: `${path}: no scenarios file beside it (${scenariosNamesFor(basename(path)).join(", ")})` });
       continue;
     }
     const collected = collectFiles([path], { cwd, take: (_absolute, name) => isScenariosFileName(name) });
     for (const f of collected.files) add(f);
-    for (const f of collected.failures) {
-      stderr.push(`lwir: ${f.path}: ${f.reason}\n`);
-      usageProblem = true;
-    }
-    for (const folder of collected.emptyFolders) {
-      stderr.push(`lwir: ${folder}: ${SCENARIOS_UNMATCHED}\n`);
-      usageProblem = true;
-    }
-    for (const n of collected.notices) stderr.push(`lwir: notice: ${n}\n`);
+    for (const f of collected.failures) messages.push({ problem: true, text: `${f.path}: ${f.reason}` });
+    for (const folder of collected.emptyFolders) messages.push({ problem: true, text: `${folder}: ${SCENARIOS_UNMATCHED}` });
+    for (const n of collected.notices) messages.push({ problem: false, text: n });
   }
+  return { files, messages };
+}
+
+export function runTests(options: TestOptions, cwd = process.cwd()): CliRun {
+  const paths = options.paths.length > 0 ? options.paths : ["."];
+  const { files, messages } = scenariosFilesIn(paths, cwd);
+  const stderr = messages.map((m) => (m.problem ? `lwir: ${m.text}\n` : `lwir: notice: ${m.text}\n`)).join("");
+  const usageProblem = messages.some((m) => m.problem);
   const results = files.map((f) => testFile(f, cwd, options.scenario));
   const stdout = options.format === "json" ? formatTestJson(results) : options.format === "junit" ? formatJunit(results) : formatTestText(results);
   const failed = results.some((r) => r.error !== undefined || r.problems.length > 0 || r.results.some((s) => s.failures.length > 0));
-  return { code: usageProblem ? 2 : failed ? 1 : 0, stdout, stderr: stderr.join("") };
+  return { code: usageProblem ? 2 : failed ? 1 : 0, stdout, stderr };
 }
 
-function testFile(file: string, cwd: string, only: string | undefined): TestFileResult {
-  const read = loadScenarios(resolve(cwd, file));
+/** Runs the scenarios of one scenarios file (`only`: those of that name) against its workflow. */
+export function testFile(file: string, cwd: string, only: string | undefined, overlay?: Overlay): TestFileResult {
+  const read = loadScenarios(resolve(cwd, file), overlay);
   if (!read.ok) return { file, error: read.reason, problems: [], results: [] };
   const { doc, scenarios } = read;
-  const workflowPath = workflowFileFor(resolve(cwd, file), scenarios.workflow);
+  const workflowPath = workflowFileFor(resolve(cwd, file), scenarios.workflow, overlay);
   const shownWorkflow = workflowPath === undefined ? undefined : join(dirname(file), basename(workflowPath));
   if (!workflowPath) return { file, error: `no workflow beside it (${workflowNamesFor(basename(file)).join(", ")})`, problems: scenarios.problems, results: [] };
-  const loaded = loadWorkflow(workflowPath);
-  if (!loaded.ok) return { file, workflow: shownWorkflow, error: `${shownWorkflow}: ${loaded.reason}`, problems: scenarios.problems, results: [] };
+  const loaded = loadWorkflow(workflowPath, overlay);
+  if (!loaded.ok) return { file, workflow: shownWorkflow, error: `${shownWorkflow}: ${cliReason(workflowPath, loaded.problem).reason}`, problems: scenarios.problems, results: [] };
   const chosen = only === undefined ? scenarios.scenarios : scenarios.scenarios.filter((s) => s.name === only);
   return { file, workflow: shownWorkflow, problems: scenarios.problems, results: chosen.map((s) => runScenario(loaded.value, s, doc)) };
 }
 
 const where = (file: string, p: Position): string => `${file}:${p.line + 1}:${p.character + 1}`;
 
-function counts(results: readonly TestFileResult[]): { passed: number; failed: number; errors: number } {
+export function counts(results: readonly TestFileResult[]): { passed: number; failed: number; errors: number } {
   let passed = 0;
   let failed = 0;
   let errors = 0;

@@ -1,7 +1,7 @@
 // `lwir mcp`: a Model Context Protocol server over stdio (the official TypeScript SDK), so coding agents get
-// the checks, fixes, rule pages, graph, schema and completion a person gets in the editor. A thin adapter,
-// as server/src/lsp/ is for the language server: the tools' answers are made in tools.ts from the CLI's and
-// the service's own functions. It reads the files it is asked about (and writes one only for `fix` with
+// the checks, fixes, rule pages, graph, schema, completion and dry runs a person gets in the editor and the
+// CLI. A thin adapter, as server/src/lsp/ is for the language server: the tools' answers are made in
+// tools.ts from the CLI's and the service's own functions. It reads the files it is asked about (and writes one only for `fix` with
 // `write: true`); it never touches the network and never runs anything.
 import { z } from "zod";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -10,7 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { version } from "../../../package.json";
 import { OWN_RULES, PARSE_RULE, RULES } from "../lwir/codes";
 import { authoringReference, rulePage } from "../cli/rulePages";
-import { completeTool, explainTool, fixTool, graphTool, schemaTool, ToolError, validateTool } from "./tools";
+import { completeTool, dryRunTool, explainTool, fixTool, graphTool, schemaTool, testTool, ToolError, validateTool } from "./tools";
 
 // zod compiles parsers with `new Function` unless told not to; nothing here ever builds code at run time.
 z.config({ jitless: true });
@@ -37,10 +37,22 @@ const finding = z.object({
 });
 const version_ = z.object({ id: z.string(), hash: z.string() }).nullable();
 
+const runError = z.object({
+  step: z.string().optional().describe("The step path where the run stops."),
+  at: z.string().optional().describe("Where in the step: input, with.prompt, with.cases[0].when, with.items, output…"),
+  expression: z.string().optional(),
+  message: z.string(),
+  runtime: z.string().optional().describe("The runtime's own words for the error."),
+  cause: z.string().optional(),
+  findings: z.array(z.string()).optional(),
+});
+const anyValue = z.unknown().describe("A JSON value (a long one as the start of its JSON, a string ending in …; see truncated).");
+
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 const INSTRUCTIONS = `LWIR Tools: the checks of the little-workflow runtime's validator (and LWIR Tools' own warnings) for LWIR workflows in JSON or YAML.
 Before writing a workflow, read the resource lwir://reference. After writing one, call validate; call fix to apply every fix that needs no choice, then validate again.
+To see what a valid workflow will do (the prompts each model receives, the decisions, where a run fails), call dry_run; test runs the scenarios of its NAME.lwir.test.yaml.
 Lines and columns are 1-based; columns count UTF-16 code units. A finding with origin "runtime" makes the runtime refuse the document.`;
 
 /** The server with its tools and resources, not yet connected (the tests connect it to an in-memory pair too). */
@@ -126,6 +138,97 @@ export function createMcpServer(): McpServer {
     },
     annotations: { title: "What may stand here", ...READ_ONLY },
   }, (args) => answer(() => completeTool(args)));
+
+  server.registerTool("dry_run", {
+    title: "Dry-run an LWIR workflow",
+    description: "What the runtime would do with a valid workflow (lwir run --dry), with no model, tool or code run: the steps in the order they run (path, visit, a decision's choice and the case that chose it, the system prompt and user message each ai.generate step sends, whether its output is a given or generated sample), then the workflow's output or the error where the run stops (step, expression, message). input gives the workflow input; scenario takes the input and sample outputs of a scenario of the scenarios file beside path; explore: true runs every combination of decision outcomes instead. Long traces come in pages.",
+    inputSchema: {
+      ...documentShape,
+      input: z.unknown().optional().describe("The workflow input (any JSON value); without it, the scenario's, else one generated from input.schema."),
+      scenario: z.string().min(1).optional().describe("A scenario's name in the scenarios file beside path (NAME.lwir.test.yaml): its input and sample outputs."),
+      explore: z.boolean().optional().describe("true: dry-run every combination of decision outcomes (at most 1,000 paths) and list how each ends."),
+      ...cursorShape,
+    },
+    outputSchema: {
+      mode: z.enum(["run", "explore"]),
+      status: z.enum(["completed", "failed"]).describe("run: how the run ended; explore: failed when some path fails."),
+      scenario: z.string().optional(),
+      input: anyValue,
+      inputFrom: z.string(),
+      steps: z.array(z.object({
+        path: z.string(),
+        uses: z.string(),
+        visit: z.number().int().optional(),
+        sample: z.enum(["given", "generated", "computed"]).optional().describe("The output: the scenario's sample, a generated one, or computed by the step (decision, parallel)."),
+        chosen: z.string().optional(),
+        case: z.number().int().optional().describe("The index of the case whose when was truthy."),
+        byDefault: z.boolean().optional(),
+        branches: z.array(z.string()).optional(),
+        system: z.string().optional().describe("The system prompt the model receives (\"\": none)."),
+        user: z.string().optional().describe("The user message the model receives."),
+        truncated: z.boolean().optional().describe("system or user was shortened (lwir run --dry --format json has them whole)."),
+        notes: z.array(z.string()).optional(),
+        error: runError.optional(),
+      })).optional(),
+      total: z.number().int().optional().describe("run: the steps run; explore: the paths explored."),
+      output: anyValue.optional(),
+      error: runError.optional(),
+      notes: z.array(z.string()).optional(),
+      paths: z.array(z.object({
+        choices: z.array(z.object({ decision: z.string(), value: z.string() })),
+        status: z.enum(["completed", "failed"]),
+        steps: z.number().int(),
+        error: runError.optional(),
+      })).optional(),
+      failing: z.number().int().optional(),
+      unreached: z.array(z.string()).optional(),
+      limitReached: z.boolean().optional(),
+      truncated: z.array(z.string()).optional().describe("Values given as the start of their JSON: input, output."),
+      nextCursor: z.string().optional(),
+    },
+    annotations: { title: "Dry-run an LWIR workflow", ...READ_ONLY },
+  }, (args) => answer(() => dryRunTool(args)));
+
+  server.registerTool("test", {
+    title: "Run an LWIR workflow's scenarios",
+    description: "Runs the scenarios of scenarios files (NAME.lwir.test.yaml beside NAME.lwir.yaml: inputs, sample outputs, expectations) as dry runs, as lwir test does: each scenario passed or failed, and each failing expectation with what was expected, what happened and its line in the scenarios file. path: a scenarios file, a workflow (its scenarios file) or a folder (searched).",
+    inputSchema: {
+      path: z.string().min(1).describe("A scenarios file, a workflow file with one beside it, or a folder (relative to the server's working folder, or absolute)."),
+      scenario: z.string().min(1).optional().describe("Only the scenarios of this name."),
+      ...cursorShape,
+    },
+    outputSchema: {
+      passed: z.number().int(),
+      failed: z.number().int(),
+      errors: z.number().int().describe("Scenarios files that could not run, and problems in them."),
+      files: z.array(z.object({
+        file: z.string(),
+        workflow: z.string().nullable(),
+        error: z.string().optional(),
+        problems: z.array(z.object({ message: z.string(), line: z.number().int(), column: z.number().int() })),
+        scenarios: z.array(z.object({
+          name: z.string(),
+          line: z.number().int(),
+          status: z.enum(["passed", "failed"]),
+          run: z.enum(["completed", "failed"]),
+          steps: z.number().int(),
+          error: runError.optional(),
+          failures: z.array(z.object({
+            what: z.string().describe("expect.steps, expect.chosen.ID, expect.output, expect.error, or run (the run failed unexpectedly)."),
+            message: z.string(),
+            line: z.number().int(),
+            column: z.number().int(),
+            expected: anyValue.optional(),
+            actual: anyValue.optional(),
+            truncated: z.boolean().optional(),
+          })),
+        })),
+      })),
+      notices: z.array(z.string()).optional(),
+      nextCursor: z.string().optional(),
+    },
+    annotations: { title: "Run an LWIR workflow's scenarios", ...READ_ONLY },
+  }, (args) => answer(() => testTool(args)));
 
   server.registerResource("reference", "lwir://reference", {
     title: "LWIR authoring reference",

@@ -1,5 +1,5 @@
-// What each tool of `lwir mcp` answers: a thin adapter over what `lwir validate`, `--fix` and `lwir graph`
-// and the editor's completion already do (server/src/cli/, server/src/service/), turned into compact,
+// What each tool of `lwir mcp` answers: a thin adapter over what `lwir validate`, `--fix`, `lwir graph`,
+// `lwir run --dry`, `lwir test` and the editor's completion already do (server/src/cli/, server/src/service/), turned into compact,
 // structured answers for agents. No check, fix or rendering is made here: only the reading of the input,
 // the shape of the answer and its pages. Every problem with the input is a ToolError with a clear message.
 import { readFileSync, statSync } from "node:fs";
@@ -22,6 +22,7 @@ import { readDecoded, reportOf } from "../cli/check";
 import { ConfigLookup } from "../cli/config";
 import { diffLines, splitLines } from "../cli/diff";
 import { reasonOf } from "../cli/files";
+import { checkedWorkflow, counts, dryRun, dryRunStart, jsonReplacer, scenariosFilesIn, testFile, type LoadedWorkflow, type Overlay, type RunError, type TestFileResult, type TraceStep } from "../cli/dryrun";
 import { fixBytes } from "../cli/fix";
 import { problemsInSourceOrder, type FileReport } from "../cli/report";
 import { rulePage } from "../cli/rulePages";
@@ -421,4 +422,273 @@ function itemOf(item: CompletionItem): CompletionAnswer["items"][number] {
     ...(item.detail ? { detail: item.detail } : {}),
     ...(edit !== undefined && edit !== item.label ? { insertText: edit } : {}),
   };
+}
+
+// ---- dry runs ---------------------------------------------------------------------------------------
+
+/** A system prompt or user message longer than this is shortened in a trace (`truncated`); `lwir run --dry --format json` has it whole. */
+export const PROMPT_CHARS = 4_000;
+/** A value (the input, the output, an expected or actual value) whose JSON is longer is given as the start of its JSON. */
+export const VALUE_CHARS = 4_000;
+
+/** Where the language server's answers read files from: the editor's texts over the disk (VS Code's tools). */
+export interface AgentFiles {
+  /** The file of the document sent as text, for what lies beside it (the scenarios file). */
+  file?: string;
+  /** The editor's texts of documents with unsaved edits, by absolute path. */
+  texts?: Overlay;
+}
+
+/** A value as JSON carries it (`undefined` as {"undefined": true}, as `lwir run --dry --format json` writes it), shortened when long. */
+function clip(value: unknown, max = VALUE_CHARS): { value: unknown; clipped: boolean } {
+  const json = JSON.stringify(value, jsonReplacer) ?? "null";
+  if (json.length <= max) return { value: JSON.parse(json), clipped: false };
+  return { value: `${json.slice(0, max)}…`, clipped: true };
+}
+
+function shorten(text: string, max: number): { text: string; clipped: boolean } {
+  if (text.length <= max) return { text, clipped: false };
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1]) ? max - 1 : max;
+  return { text: `${text.slice(0, end)}…`, clipped: true };
+}
+
+/** A page of items whose JSON adds up to at most PAGE_CHARS (at least one item); the cursor is the index of the next. */
+function budgetPage<T>(items: readonly T[], cursor: string | undefined): { items: T[]; nextCursor?: string } {
+  const from = offsetOf(cursor, items.length);
+  let to = from;
+  let size = 0;
+  while (to < items.length) {
+    size += JSON.stringify(items[to]).length + 1;
+    if (size > PAGE_CHARS && to > from) break;
+    to++;
+  }
+  return { items: items.slice(from, to), ...(to < items.length ? { nextCursor: String(to) } : {}) };
+}
+
+export interface RunErrorAnswer {
+  /** The step path where the run stops (absent: before the first step or after the last). */
+  step?: string;
+  /** Where in the step: input, with.prompt, with.cases[0].when, with.items, output… */
+  at?: string;
+  expression?: string;
+  message: string;
+  /** The runtime's own words for it. */
+  runtime?: string;
+  cause?: string;
+  findings?: string[];
+}
+
+function errorOf(e: RunError, withStep: boolean): RunErrorAnswer {
+  return {
+    ...(withStep && e.stepPath ? { step: e.stepPath } : {}), ...(e.at ? { at: e.at } : {}),
+    ...(e.expression !== undefined ? { expression: e.expression } : {}), message: e.message,
+    ...(e.runtime ? { runtime: e.runtime } : {}), ...(e.cause ? { cause: e.cause } : {}),
+    ...(e.findings && e.findings.length > 0 ? { findings: e.findings } : {}),
+  };
+}
+
+export interface DryRunStepAnswer {
+  path: string;
+  uses: string;
+  visit?: number;
+  /** given: the scenario's sample; generated: made from the output contract; computed: the step's own (decision, parallel). */
+  sample?: "given" | "generated" | "computed";
+  /** Decisions: the target chosen, and how: the index of the case that was truthy, the default, or forced (explore). */
+  chosen?: string;
+  case?: number;
+  byDefault?: boolean;
+  /** Parallel steps: the branch paths, in item order. */
+  branches?: string[];
+  /** ai.generate: the system prompt ("" for none) and the user message the model receives. */
+  system?: string;
+  user?: string;
+  /** The system prompt or the user message was shortened. */
+  truncated?: boolean;
+  notes?: string[];
+  error?: RunErrorAnswer;
+}
+
+function stepOf(s: TraceStep): DryRunStepAnswer {
+  const system = s.system === undefined ? undefined : shorten(s.system, PROMPT_CHARS);
+  const user = s.user === undefined ? undefined : shorten(s.user, PROMPT_CHARS);
+  const decided = s.uses === "decision" && s.chosen !== undefined && !s.error;
+  return {
+    path: s.path, uses: s.uses, ...(s.visit !== undefined ? { visit: s.visit } : {}), ...(s.sample ? { sample: s.sample } : {}),
+    ...(decided ? { chosen: s.chosen, ...(s.byDefault ? { byDefault: true } : s.forced ? {} : s.cases && s.cases.length > 0 ? { case: s.cases[s.cases.length - 1].index } : {}) } : {}),
+    ...(s.branches ? { branches: s.branches } : {}),
+    ...(system ? { system: system.text } : {}), ...(user ? { user: user.text } : {}),
+    ...(system?.clipped || user?.clipped ? { truncated: true } : {}),
+    ...(s.notes && s.notes.length > 0 ? { notes: s.notes } : {}),
+    ...(s.error ? { error: errorOf(s.error, false) } : {}),
+  };
+}
+
+export interface ExploredPathAnswer {
+  choices: Array<{ decision: string; value: string }>;
+  status: "completed" | "failed";
+  steps: number;
+  error?: RunErrorAnswer;
+}
+
+export interface DryRunAnswer {
+  mode: "run" | "explore";
+  /** run: the run completed or failed; explore: every path completed, or one failed. */
+  status: "completed" | "failed";
+  scenario?: string;
+  /** The input, and where it comes from (generated from input.schema, the scenario, given). */
+  input: unknown;
+  inputFrom: string;
+  /** run: the steps in the order they ran (a page of them: see nextCursor), and how many ran. */
+  steps?: DryRunStepAnswer[];
+  total?: number;
+  /** run: the workflow's output (completed), or the error where the run stops (failed). */
+  output?: unknown;
+  error?: RunErrorAnswer;
+  notes?: string[];
+  /** explore: each combination of decision outcomes (a page of them), how many paths, how many fail, the steps no path reaches. */
+  paths?: ExploredPathAnswer[];
+  failing?: number;
+  unreached?: string[];
+  /** explore: more paths remained than the limit (1,000) allows. */
+  limitReached?: boolean;
+  /** Values given as the start of their JSON because they are long: "input", "output". */
+  truncated?: string[];
+  nextCursor?: string;
+}
+
+/** What the tool needs of a workflow: it must parse and have no finding, as for the runtime to register it. */
+function dryRunnable(loaded: LoadedWorkflow): unknown {
+  if (loaded.ok) return loaded.value;
+  const p = loaded.problem;
+  if (p.kind === "read") throw new ToolError(`Cannot read the workflow: ${p.reason}.`);
+  if (p.kind === "parse") {
+    const where = p.line !== undefined ? ` at ${p.line}:${p.column}: ${(p.message ?? "").replace(/\.+$/, "")}` : " (nested too deeply)";
+    throw new ToolError(`The workflow does not parse${where}. The validate tool lists its syntax errors.`);
+  }
+  throw new ToolError(`The runtime would not register this workflow: ${p.count} ${p.count === 1 ? "finding" : "findings"} (the validate tool lists them; fix applies the fixes that need no choice). A dry run needs a workflow the runtime accepts.`);
+}
+
+/**
+ * `lwir run --dry` on one workflow: the steps in order (path, visit, the decision's choice, the prompt an
+ * ai.generate step sends, whether its output was a given or generated sample), the output or the error
+ * where the run stops; with explore, every combination of decision outcomes.
+ */
+export function dryRunTool(args: DocumentInput & { input?: unknown; scenario?: string; explore?: boolean; cursor?: string }, files: AgentFiles = {}): DryRunAnswer {
+  const source = sourceOf(args);
+  const file = source.file ?? files.file;
+  const workflow = dryRunnable(checkedWorkflow(source.bytes, source.formatName));
+  if (args.scenario !== undefined && file === undefined) {
+    throw new ToolError("A scenario is read from the scenarios file beside the workflow (NAME.lwir.test.yaml): give path, not text, or give input instead.");
+  }
+  const started = dryRunStart(file ?? "", workflow, args.scenario, files.texts);
+  if (!started.ok) throw new ToolError(`${started.file}: ${started.message.replace(/\.+$/, "")}.`);
+  const start = started.start;
+  if (Object.hasOwn(args, "input")) {
+    start.input = args.input;
+    start.inputFrom = "given";
+  }
+  const input = clip(start.input);
+  const head = { ...(start.scenario !== undefined ? { scenario: start.scenario } : {}), input: input.value, inputFrom: start.inputFrom };
+  if (args.explore === true) {
+    const x = dryRun(workflow, start, true);
+    const paths = x.paths.map((p): ExploredPathAnswer => ({ choices: p.choices, status: p.status, steps: p.steps, ...(p.error ? { error: errorOf(p.error, true) } : {}) }));
+    const page = pageOf(paths, args.cursor, PAGE_FINDINGS);
+    return {
+      mode: "explore", status: x.failing.length > 0 ? "failed" : "completed", ...head,
+      paths: page.items, total: paths.length, failing: x.failing.length, unreached: x.unreached, limitReached: x.truncated,
+      ...(input.clipped ? { truncated: ["input"] } : {}), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    };
+  }
+  const trace = dryRun(workflow, start);
+  const page = budgetPage(trace.steps.map(stepOf), args.cursor);
+  const output = trace.status === "completed" ? clip(trace.output) : undefined;
+  const truncated = [...(input.clipped ? ["input"] : []), ...(output?.clipped ? ["output"] : [])];
+  return {
+    mode: "run", status: trace.status, ...head, steps: page.items, total: trace.steps.length,
+    ...(output ? { output: output.value } : {}), ...(trace.error ? { error: errorOf(trace.error, true) } : {}),
+    ...(trace.notes.length > 0 ? { notes: trace.notes } : {}),
+    ...(truncated.length > 0 ? { truncated } : {}), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  };
+}
+
+// ---- scenarios --------------------------------------------------------------------------------------
+
+export interface TestFailureAnswer {
+  /** expect.steps, expect.chosen.ID, expect.output, expect.error, or run (the run failed, no error was expected). */
+  what: string;
+  message: string;
+  /** Where the expectation is written in the scenarios file (1-based). */
+  line: number;
+  column: number;
+  expected?: unknown;
+  actual?: unknown;
+  /** expected or actual is given as the start of its JSON. */
+  truncated?: boolean;
+}
+
+export interface TestFileAnswer {
+  file: string;
+  workflow: string | null;
+  /** Why the file's scenarios could not run (unreadable, its workflow missing or with findings). */
+  error?: string;
+  problems: Array<{ message: string; line: number; column: number }>;
+  scenarios: Array<{
+    name: string;
+    line: number;
+    status: "passed" | "failed";
+    /** How the dry run ended, after how many steps, and its error. */
+    run: "completed" | "failed";
+    steps: number;
+    error?: RunErrorAnswer;
+    failures: TestFailureAnswer[];
+  }>;
+}
+
+export interface TestAnswer {
+  passed: number;
+  failed: number;
+  /** Scenarios files that could not run, and problems in them. */
+  errors: number;
+  files: TestFileAnswer[];
+  notices?: string[];
+  nextCursor?: string;
+}
+
+function fileAnswer(r: TestFileResult): TestFileAnswer {
+  return {
+    file: r.file, workflow: r.workflow ?? null, ...(r.error !== undefined ? { error: r.error } : {}),
+    problems: r.problems.map((p) => ({ message: p.message, ...oneBased(p.position) })),
+    scenarios: r.results.map((s) => ({
+      name: s.scenario.name, line: s.scenario.position.line + 1, status: s.failures.length === 0 ? "passed" : "failed",
+      run: s.trace.status, steps: s.trace.steps.length, ...(s.trace.error ? { error: errorOf(s.trace.error, true) } : {}),
+      failures: s.failures.map((f) => {
+        const expected = f.expected === undefined ? undefined : clip(f.expected);
+        const actual = f.actual === undefined ? undefined : clip(f.actual);
+        return {
+          what: f.what, message: f.message, ...oneBased(f.position),
+          ...(expected ? { expected: expected.value } : {}), ...(actual ? { actual: actual.value } : {}),
+          ...(expected?.clipped || actual?.clipped ? { truncated: true } : {}),
+        };
+      }),
+    })),
+  };
+}
+
+/**
+ * `lwir test` on a path (a scenarios file, a workflow with one beside it, or a folder): every scenario run
+ * and its expectations checked; a failing expectation with what was expected, what happened, and its line.
+ */
+export function testTool(args: { path: string; scenario?: string; cursor?: string }, files: AgentFiles = {}): TestAnswer {
+  const cwd = process.cwd();
+  const found = scenariosFilesIn([args.path], cwd, files.texts);
+  const problems = found.messages.filter((m) => m.problem).map((m) => m.text);
+  if (problems.length > 0) throw new ToolError(`${problems.map((p) => p.replace(/\.+$/, "")).join("; ")}.`);
+  const results = found.files.map((f) => testFile(f, cwd, args.scenario, files.texts));
+  if (args.scenario !== undefined && results.every((r) => r.error === undefined && r.results.length === 0)) {
+    throw new ToolError(`No scenario is named ${JSON.stringify(args.scenario)} in ${args.path}.`);
+  }
+  const summary = counts(results);
+  const page = budgetPage(results.map(fileAnswer), args.cursor);
+  const notices = found.messages.filter((m) => !m.problem).map((m) => m.text);
+  return { ...summary, files: page.items, ...(notices.length > 0 ? { notices } : {}), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }

@@ -69,9 +69,9 @@ try {
 if (installed) {
   const broken = join(ROOT, "examples", "broken-review.lwir.yaml");
 
-  await checks.run(`Inspector ${INSPECTOR_VERSION} lists the six tools, each with an output schema and annotations`, () => {
+  await checks.run(`Inspector ${INSPECTOR_VERSION} lists the eight tools, each with an output schema and annotations`, () => {
     const { tools } = inspect(["--method", "tools/list"]);
-    assert.deepEqual(tools.map((t) => t.name).sort(), ["complete", "explain", "fix", "graph", "schema", "validate"]);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ["complete", "dry_run", "explain", "fix", "graph", "schema", "test", "validate"]);
     for (const t of tools) {
       assert.equal(t.outputSchema?.type, "object", t.name);
       assert.equal(t.annotations?.readOnlyHint, t.name !== "fix", t.name);
@@ -107,6 +107,20 @@ if (installed) {
     assert.ok(resources.some((r) => r.uri === "lwir://reference"));
     const reference = inspect(["--method", "resources/read", "--uri", "lwir://reference"]);
     assert.equal(reference.contents[0].text, readFileSync(join(ROOT, "docs", "lwir-reference.md"), "utf8"));
+  });
+
+  await checks.run("dry_run with a scenario, and test on the examples: what lwir run --dry and lwir test say", () => {
+    const file = join(ROOT, "examples", "support-triage.lwir.yaml");
+    const scenario = "two tickets, one redrafted";
+    const answer = inspect(["--method", "tools/call", "--tool-name", "dry_run", "--tool-arg", `path=${file}`, `scenario=${scenario}`]);
+    const cli = JSON.parse(spawnSync(process.execPath, [CLI, "run", "--dry", file, "--scenario", scenario, "--format", "json"], { encoding: "utf8" }).stdout);
+    assert.equal(answer.isError, undefined, JSON.stringify(answer).slice(0, 500));
+    assert.equal(answer.structuredContent.status, "completed");
+    assert.deepEqual(answer.structuredContent.steps.map((s) => s.path), cli.steps.map((s) => s.path));
+    assert.equal(answer.structuredContent.output, cli.output);
+    const tested = inspect(["--method", "tools/call", "--tool-name", "test", "--tool-arg", `path=${join(ROOT, "examples")}`]);
+    const summary = JSON.parse(spawnSync(process.execPath, [CLI, "test", join(ROOT, "examples"), "--format", "json"], { encoding: "utf8" }).stdout).summary;
+    assert.deepEqual({ passed: tested.structuredContent.passed, failed: tested.structuredContent.failed, errors: tested.structuredContent.errors }, summary);
   });
 
   await checks.run("a path that does not exist is a tool error with a clear message", () => {
