@@ -463,7 +463,8 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await wb.open(VALID);
     const at = locate(text, new RegExp(`"id": ${escapeRe(json(step.id))}`), '"id"', { first: true });
     await wb.goto(at.line, at.col);
-    const lens = page.locator(".codelens-decoration a", { hasText: /^\s*Preview prompt\s*$/ }).first();
+    // the focused editor's lens: an editor kept in the background holds hidden ones
+    const lens = page.locator(".monaco-editor.focused .codelens-decoration a:visible", { hasText: /^\s*Preview prompt\s*$/ }).first();
     await lens.waitFor();
     await lens.click();
     // the preview opens beside the workflow, which keeps the focus; its tab is named after the step
@@ -471,7 +472,8 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await tab.waitFor();
     await tab.click();
     const rule = "──────── user message ────────";
-    await page.locator(".monaco-editor.focused .view-line", { hasText: rule }).first().waitFor();
+    // (a narrow editor wraps the rule: its words are on one view line)
+    await page.locator(".monaco-editor.focused .view-line", { hasText: "user message" }).first().waitFor();
     // The whole text through the clipboard: long lines are only partly in the DOM.
     await page.evaluate(() => navigator.clipboard.writeText(""));
     await page.keyboard.press("Control+a");

@@ -61,8 +61,7 @@ export async function messagesChecks({ page, wb, workspace, run, helpers }) {
     await wb.hidePanel();
     await wb.goto(line, expected[0].col + 1);
     const cursor = await wb.cursorBox();
-    await wb.mouseTo(cursor.x + 2, cursor.y + cursor.height / 2);
-    const hover = await wb.hoverWith(["input.schema.properties.email", "How to fix"], 30_000);
+    const hover = await wb.hoverAt(cursor.x + 2, cursor.y + cursor.height / 2, ["input.schema.properties.email", "How to fix"]);
     if (oldWording(hover)) throw new Error(`the hover has the old wording ${oldWording(hover)}: ${hover}`);
     const times = hover.split("LWIR schemas do not support").length - 1;
     if (times !== 1) throw new Error(`the hover says the problem ${times} times: ${hover}`);

@@ -142,6 +142,22 @@ export class Workbench {
     return oneLine(await hover.first().innerText());
   }
 
+  /**
+   * The hover at the editor's cursor, by the mouse on (x, y) and, when no hover with `parts` shows within a
+   * few seconds (a mouse move the workbench did not take as a hover start), by the keyboard: Ctrl+K Ctrl+I
+   * (Show or Focus Hover) at the cursor. Returns the hover's text.
+   */
+  async hoverAt(x, y, parts, timeout = 30_000) {
+    await this.mouseTo(x, y);
+    try {
+      return await this.hoverWith(parts, 8000);
+    } catch {
+      await this.page.keyboard.press("Control+k");
+      await this.page.keyboard.press("Control+i");
+      return await this.hoverWith(parts, timeout);
+    }
+  }
+
   async isPanelVisible() {
     return this.page.locator(".part.panel").isVisible();
   }
