@@ -4,9 +4,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { analyzeText } from "../service/analysis";
 import { decodeUtf8 } from "../document/decode";
-import { parseDocument, formatOf, type LwirDocument, type Position } from "../document/document";
+import type { Position } from "../document/document";
 import { explore, type Exploration } from "../run/explore";
-import { generatedInput, isScenariosFileName, readScenarios, runScenario, scenariosNamesFor, workflowNamesFor, type ScenarioResult, type ScenariosFile } from "../run/scenarios";
+import { generatedInput, isScenariosFileName, scenariosNamesFor, workflowNamesFor, type ScenarioResult } from "../run/scenarios";
+import { parseScenariosText, runScenarios, runnableWorkflow, workflowPathsFor, type ParsedScenarios } from "../run/scenarioRuns";
 import { simulate, type RunError, type Trace, type TraceStep } from "../run/simulate";
 import { readDecoded } from "./check";
 import { collectFiles, reasonOf } from "./files";
@@ -29,30 +30,20 @@ function loadWorkflow(file: string): LoadedWorkflow {
     return { ok: false, code: 2, reason: reasonOf(error, file) };
   }
   const { text, invalidUtf8, format } = readDecoded(decodeUtf8(bytes), file);
-  const analysis = analyzeText(text, format, invalidUtf8);
-  const parseErrors = analysis.document.parseErrors.length;
-  if (parseErrors > 0 || analysis.document.tooDeep) return { ok: false, code: 1, reason: `does not parse (lwir validate ${file} shows where)` };
-  const findings = analysis.findings.length;
-  if (findings > 0) {
-    return { ok: false, code: 1, reason: `${findings} ${findings === 1 ? "finding" : "findings"}: the runtime would not register it (lwir validate ${file} lists them)` };
-  }
-  return { ok: true, value: analysis.document.value };
+  const runnable = runnableWorkflow(analyzeText(text, format, invalidUtf8));
+  if (!runnable.ok) return { ok: false, code: 1, reason: `${runnable.reason} (lwir validate ${file} ${runnable.reason === "does not parse" ? "shows where" : "lists them"})` };
+  return runnable;
 }
 
 /** A scenarios file read with positions, or why it cannot be. */
-function loadScenarios(file: string): { ok: true; doc: LwirDocument; scenarios: ScenariosFile } | { ok: false; reason: string } {
+function loadScenarios(file: string): ParsedScenarios {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
     return { ok: false, reason: reasonOf(error, file) };
   }
-  const doc = parseDocument(text, formatOf(file) ?? "yaml");
-  if (doc.parseErrors.length > 0 || doc.tooDeep) {
-    const first = doc.parseErrors[0];
-    return { ok: false, reason: first ? `${first.range.start.line + 1}:${first.range.start.character + 1}: ${first.message}` : "nested too deeply" };
-  }
-  return { ok: true, doc, scenarios: readScenarios(doc) };
+  return parseScenariosText(text, file);
 }
 
 /** The scenarios file beside a workflow file, if any. */
@@ -66,12 +57,8 @@ function scenariosFileFor(workflow: string): string | undefined {
 
 /** The workflow a scenarios file goes with: its `workflow:` key, else the file of the same name beside it. */
 function workflowFileFor(scenariosFile: string, declared: string | undefined): string | undefined {
-  if (declared !== undefined) return join(dirname(scenariosFile), declared);
-  for (const name of workflowNamesFor(basename(scenariosFile))) {
-    const path = join(dirname(scenariosFile), name);
-    if (existsSync(path)) return path;
-  }
-  return undefined;
+  const paths = workflowPathsFor(basename(scenariosFile), declared).map((p) => join(dirname(scenariosFile), p));
+  return declared !== undefined ? paths[0] : paths.find((p) => existsSync(p));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -90,9 +77,9 @@ export function runDry(options: DryRunOptions): CliRun {
     if (!file) return { code: 2, stdout: "", stderr: `lwir: ${options.file}: no scenarios file beside it (${scenariosNamesFor(basename(options.file)).join(", ")})\n` };
     const read = loadScenarios(file);
     if (!read.ok) return { code: 2, stdout: "", stderr: `lwir: ${file}: ${read.reason}\n` };
-    const scenario = read.scenarios.scenarios.find((s) => s.name === options.scenario);
+    const scenario = read.file.scenarios.find((s) => s.name === options.scenario);
     if (!scenario) {
-      const names = read.scenarios.scenarios.map((s) => JSON.stringify(s.name)).join(", ");
+      const names = read.file.scenarios.map((s) => JSON.stringify(s.name)).join(", ");
       return { code: 2, stdout: "", stderr: `lwir: ${file}: no scenario named ${JSON.stringify(options.scenario)} (it has ${names || "none"})\n` };
     }
     outputs = scenario.outputs;
@@ -254,14 +241,13 @@ export function runTests(options: TestOptions, cwd = process.cwd()): CliRun {
 function testFile(file: string, cwd: string, only: string | undefined): TestFileResult {
   const read = loadScenarios(resolve(cwd, file));
   if (!read.ok) return { file, error: read.reason, problems: [], results: [] };
-  const { doc, scenarios } = read;
+  const scenarios = read.file;
   const workflowPath = workflowFileFor(resolve(cwd, file), scenarios.workflow);
   const shownWorkflow = workflowPath === undefined ? undefined : join(dirname(file), basename(workflowPath));
   if (!workflowPath) return { file, error: `no workflow beside it (${workflowNamesFor(basename(file)).join(", ")})`, problems: scenarios.problems, results: [] };
   const loaded = loadWorkflow(workflowPath);
   if (!loaded.ok) return { file, workflow: shownWorkflow, error: `${shownWorkflow}: ${loaded.reason}`, problems: scenarios.problems, results: [] };
-  const chosen = only === undefined ? scenarios.scenarios : scenarios.scenarios.filter((s) => s.name === only);
-  return { file, workflow: shownWorkflow, problems: scenarios.problems, results: chosen.map((s) => runScenario(loaded.value, s, doc)) };
+  return { file, workflow: shownWorkflow, problems: scenarios.problems, results: runScenarios(read, loaded.value, only) };
 }
 
 const where = (file: string, p: Position): string => `${file}:${p.line + 1}:${p.character + 1}`;
