@@ -10,6 +10,7 @@ import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 import { registerRulePages } from "./rulePages";
 import { registerTypingAids } from "./typingAids";
+import { registerTestExplorer } from "./testExplorer";
 import { registerAgentTools } from "./languageModelTools";
 
 let client: LanguageClient | undefined;
@@ -36,6 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerFeatures(context, client, records);
   registerGraphView(context, client, outputChannel);
   registerCommands(context, client, outputChannel);
+  registerTestExplorer(context, client);
   registerAgentTools(context, client, String((context.extension.packageJSON as { version?: unknown }).version ?? ""));
 }
 
