@@ -10,7 +10,6 @@ import {
   LIST_SCENARIOS_REQUEST, RUN_SCENARIOS_REQUEST, SETTINGS_SECTION,
   type ScenarioListResult, type ScenarioOutcome, type ScenarioRunResult, type ScenariosParams,
 } from "../../server/src/protocol";
-import { GlobSet } from "../../server/src/workspace/glob";
 
 export const TEST_CONTROLLER_ID = "lwir";
 export const TEST_CONTROLLER_LABEL = "LWIR scenarios";
@@ -18,7 +17,7 @@ export const TEST_CONTROLLER_LABEL = "LWIR scenarios";
 export const SCENARIOS_GLOB = "**/*.lwir.test.{yaml,yml,json}";
 const SCENARIOS_NAME = /\.lwir\.test\.(json|ya?ml)$/i;
 /** Never searched, as the workspace scan (server/src/workspace/files.ts). */
-const SKIPPED_FOLDER = /(^|\/)(node_modules|\.git)\//;
+const SKIPPED_FOLDERS = ["**/node_modules/**", "**/.git/**"];
 /** Edits are followed after this quiet period. */
 const EDIT_DELAY_MS = 300;
 
@@ -77,13 +76,11 @@ export class ScenarioTests implements vscode.Disposable {
 
   /** Finds the scenarios files of the workspace (files.exclude, lwir.files.exclude, node_modules and .git left out). */
   async discover(): Promise<void> {
-    const exclude = new GlobSet(vscode.workspace.getConfiguration(SETTINGS_SECTION).get<string[]>("files.exclude") ?? []);
-    const found = await vscode.workspace.findFiles(SCENARIOS_GLOB);
-    const kept = found.filter((uri) => {
-      const relative = vscode.workspace.asRelativePath(uri, false);
-      return !SKIPPED_FOLDER.test(relative) && !exclude.matches(relative);
-    });
-    await Promise.all(kept.map((uri) => this.refresh(uri)));
+    // A given exclude pattern adds to files.exclude (only `null` would drop it).
+    const user = vscode.workspace.getConfiguration(SETTINGS_SECTION).get<string[]>("files.exclude") ?? [];
+    const globs = [...SKIPPED_FOLDERS, ...user.filter((g) => typeof g === "string" && g !== "")];
+    const found = await vscode.workspace.findFiles(SCENARIOS_GLOB, `{${globs.join(",")}}`);
+    await Promise.all(found.map((uri) => this.refresh(uri)));
   }
 
   /** Lists the file's scenarios again (its item made, updated, or left alone when gone). */

@@ -53,7 +53,7 @@ class Collection {
 type Event = [what: string, id: string, ...rest: unknown[]];
 
 /** A stand-in of the `vscode` module with just what the file uses; `withTests` adds `vscode.tests`. */
-function fakeVscode(withTests: boolean, findFiles: () => Uri[]) {
+function fakeVscode(withTests: boolean, findFiles: (exclude: string) => Uri[]) {
   const events: Event[] = [];
   const output: string[] = [];
   let profile: { handler: (request: unknown, token: unknown) => Promise<void> } | undefined;
@@ -90,7 +90,7 @@ function fakeVscode(withTests: boolean, findFiles: () => Uri[]) {
       onDidOpenTextDocument: () => none,
       onDidChangeTextDocument: () => none,
       getConfiguration: () => ({ get: () => ["ignored/**"] }),
-      findFiles: async () => findFiles(),
+      findFiles: async (_include: string, exclude: string) => findFiles(exclude),
       asRelativePath: (uri: Uri) => relative(root, fileURLToPath(uri.href)).replace(/\\/g, "/"),
     },
   };
@@ -120,6 +120,7 @@ describe("the Test Explorer (client/src/testExplorer.ts)", () => {
   const client = { sendRequest: (method: string, params: unknown) => server.request(method, params) } as any;
   const context = () => ({ subscriptions: [] as Array<{ dispose(): void }> }) as any;
   const contexts: Array<{ subscriptions: Array<{ dispose(): void }> }> = [];
+  const excludes: string[] = [];
   before(async () => { server = await LspClient.start({ pull: false }); });
   after(() => server.stop());
   afterEach(() => {
@@ -128,7 +129,10 @@ describe("the Test Explorer (client/src/testExplorer.ts)", () => {
   });
 
   function start(withTests: boolean, files: Uri[]) {
-    const fake = fakeVscode(withTests, () => files);
+    const fake = fakeVscode(withTests, (exclude) => {
+      excludes.push(exclude);
+      return files;
+    });
     const ctx = context();
     contexts.push(ctx);
     const registered = load(fake.vscode).registerTestExplorer(ctx, client);
@@ -141,11 +145,12 @@ describe("the Test Explorer (client/src/testExplorer.ts)", () => {
     assert.deepEqual(ctx.subscriptions, []);
   });
 
-  test("the workspace's scenarios files: an item each (lwir.files.exclude and node_modules left out), a child per scenario at its line", async () => {
-    const files = [example("support-triage.lwir.test.yaml"), example("release-notes.lwir.test.yaml"), new Uri(pathToFileURL(resolve("node_modules/x/a.lwir.test.yaml")).href), new Uri(pathToFileURL(resolve("ignored/b.lwir.test.yaml")).href)];
+  test("the workspace's scenarios files (lwir.files.exclude, node_modules and .git left out): an item each, a child per scenario at its line", async () => {
+    const files = [example("support-triage.lwir.test.yaml"), example("release-notes.lwir.test.yaml")];
     const { controller, registered } = start(true, files);
     assert.equal(registered, true);
     await controller.resolveHandler!();
+    assert.equal(excludes.at(-1), "{**/node_modules/**,**/.git/**,ignored/**}");
     assert.deepEqual([...controller.items.map.values()].map((i) => i.label).sort(), ["examples/release-notes.lwir.test.yaml", "examples/support-triage.lwir.test.yaml"]);
     const triage = controller.items.get(files[0].toString())!;
     const source = readFileSync("examples/support-triage.lwir.test.yaml", "utf8");
