@@ -10,6 +10,7 @@ import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 import { registerRulePages } from "./rulePages";
 import { registerTypingAids } from "./typingAids";
+import { registerTestExplorer } from "./testExplorer";
 
 // A web worker global; the extension host in the browser has it, our tsconfig has no DOM library.
 declare const Worker: new (url: string) => ConstructorParameters<typeof LanguageClient>[2];
@@ -34,6 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerGraphView(context, client, outputChannel);
   registerPromptPreview(context, client);
   registerCommands(context, client, outputChannel);
+  registerTestExplorer(context, client);
 }
 
 export async function deactivate(): Promise<void> {

@@ -11,6 +11,7 @@ import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
 import { registerRulePages } from "./rulePages";
 import { registerTypingAids } from "./typingAids";
+import { registerTestExplorer } from "./testExplorer";
 import { registerAgentTools } from "./languageModelTools";
 
 let client: LanguageClient | undefined;
@@ -38,6 +39,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerGraphView(context, client, outputChannel);
   registerPromptPreview(context, client);
   registerCommands(context, client, outputChannel);
+  registerTestExplorer(context, client);
   registerAgentTools(context, client, String((context.extension.packageJSON as { version?: unknown }).version ?? ""));
 }
 

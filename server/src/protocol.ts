@@ -210,3 +210,61 @@ export interface PreviewPromptArgs {
   uri: string;
   stepPath: string;
 }
+
+// ---- the Test Explorer (client/src/testExplorer.ts ↔ server/src/lsp/scenarioFeatures.ts) -------------
+// Scenarios files (`NAME.lwir.test.yaml|yml|json`, docs/dry-run.md) listed and run as `lwir test` runs them,
+// on the editor's text where a file is open (unsaved edits win), else the file as the server reads it.
+// Positions are LSP's (0-based line, UTF-16 character), in the scenarios file.
+
+/** Request client → server: `ScenariosParams` → `ScenarioListResult` (the scenarios of a file, not run). */
+export const LIST_SCENARIOS_REQUEST = "lwir/listScenarios";
+/** Request client → server: `ScenariosParams` → `ScenarioRunResult` (the scenarios run and their `expect` checked). */
+export const RUN_SCENARIOS_REQUEST = "lwir/runScenarios";
+
+export interface ScenariosParams {
+  /** The scenarios file. */
+  uri: string;
+  /** Only the scenarios of this name (runScenarios). */
+  scenario?: string;
+}
+
+export interface ScenarioPosition { line: number; character: number }
+
+export interface ScenarioListResult {
+  uri: string;
+  /** The workflow the scenarios run against (its `workflow:` key, else the workflow of the same name beside it); absent when none is found. */
+  workflow?: string;
+  /** Why the file cannot be read as scenarios (unreadable, a syntax error); then `scenarios` is empty. */
+  error?: string;
+  /** Problems with the file's shape (unknown keys, a missing name), at their positions. */
+  problems: Array<{ message: string; position: ScenarioPosition }>;
+  scenarios: Array<{ name: string; position: ScenarioPosition }>;
+}
+
+export interface ScenarioExpectationFailure {
+  /** `expect.steps`, `expect.chosen.ID`, `expect.output`, `expect.error`, or `run` (the run failed unexpectedly). */
+  expectation: string;
+  message: string;
+  /** Where the expectation is written (for `run`: the scenario). */
+  position: ScenarioPosition;
+  /** Both present, or neither (`run`); `null` stands for a missing value. */
+  expected?: unknown;
+  actual?: unknown;
+}
+
+export interface ScenarioOutcome {
+  name: string;
+  position: ScenarioPosition;
+  /** Ran and every expectation held. */
+  passed: boolean;
+  failures: ScenarioExpectationFailure[];
+  /** Could not run: the file's `error` (the workflow missing, unreadable or invalid). Then `passed` is false and `failures` empty. */
+  error?: string;
+  /** How the dry run ended, and how many steps ran (absent when it could not run). */
+  status?: "completed" | "failed";
+  steps?: number;
+}
+
+export interface ScenarioRunResult extends Omit<ScenarioListResult, "scenarios"> {
+  scenarios: ScenarioOutcome[];
+}

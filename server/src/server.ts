@@ -7,7 +7,7 @@
 //   lsp/workspaceScan.ts        the LWIR files of the workspace folders, checked in the background
 //   lsp/watchedFiles.ts         … and followed on disk
 //   lsp/completionAndCodeActions.ts, lsp/outlineFeatures.ts, lsp/navigationFeatures.ts,
-//   lsp/signatureHelpFeature.ts, lsp/graphFeatures.ts, lsp/dryRunFeatures.ts: the features,
+//   lsp/signatureHelpFeature.ts, lsp/graphFeatures.ts, lsp/dryRunFeatures.ts, lsp/scenarioFeatures.ts: the features,
 //                               whose work is done in service/ as pure functions of the cached analysis
 import { TextDocumentSyncKind, TextDocuments, type Connection, type InitializeResult } from "vscode-languageserver";
 import { LwirWorkspace } from "./service/workspace";
@@ -19,6 +19,7 @@ import { DiagnosticsPushPull } from "./lsp/diagnosticsPushPull";
 import { DryRuns } from "./lsp/dryRunFeatures";
 import { registerNavigationFeatures } from "./lsp/navigationFeatures";
 import { registerOutlineFeatures } from "./lsp/outlineFeatures";
+import { registerScenarioFeatures } from "./lsp/scenarioFeatures";
 import { registerSignatureHelp } from "./lsp/signatureHelpFeature";
 import { Session } from "./lsp/requestGuards";
 import type { ServerParts } from "./lsp/serverParts";
@@ -86,6 +87,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const navigation = registerNavigationFeatures(parts, (uri, analysis, position) => dryRuns.hover(uri, analysis, position));
   const signatureHelp = registerSignatureHelp(parts);
   registerGraphFeatures(parts, options.layouter);
+  registerScenarioFeatures(parts, () => fileSources);
 
   connection.onInitialize((params): InitializeResult => {
     session.phase = "running";

@@ -7,9 +7,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { analyzeText } from "../service/analysis";
 import { decodeUtf8 } from "../document/decode";
-import { parseDocument, formatOf, type LwirDocument, type Position } from "../document/document";
+import type { Position } from "../document/document";
 import { explore, type Exploration } from "../run/explore";
-import { generatedInput, isScenariosFileName, readScenarios, runScenario, scenariosNamesFor, workflowNamesFor, type ScenarioResult, type ScenariosFile } from "../run/scenarios";
+import { generatedInput, isScenariosFileName, scenariosNamesFor, workflowNamesFor, type ScenarioResult } from "../run/scenarios";
+import { parseScenariosText, runScenarios, workflowPathsFor, type ParsedScenarios } from "../run/scenarioRuns";
 import { simulate, type RunError, type Trace, type TraceStep } from "../run/simulate";
 import { readDecoded } from "./check";
 import { collectFiles, reasonOf } from "./files";
@@ -74,7 +75,7 @@ function cliReason(file: string, problem: WorkflowProblem): { code: 1 | 2; reaso
 }
 
 /** A scenarios file read with positions, or why it cannot be. */
-function loadScenarios(file: string, overlay?: Overlay): { ok: true; doc: LwirDocument; scenarios: ScenariosFile } | { ok: false; reason: string } {
+function loadScenarios(file: string, overlay?: Overlay): ParsedScenarios {
   let text = overlaid(file, overlay);
   if (text === undefined) {
     try {
@@ -83,12 +84,7 @@ function loadScenarios(file: string, overlay?: Overlay): { ok: true; doc: LwirDo
       return { ok: false, reason: reasonOf(error, file) };
     }
   }
-  const doc = parseDocument(text, formatOf(file) ?? "yaml");
-  if (doc.parseErrors.length > 0 || doc.tooDeep) {
-    const first = doc.parseErrors[0];
-    return { ok: false, reason: first ? `${first.range.start.line + 1}:${first.range.start.character + 1}: ${first.message}` : "nested too deeply" };
-  }
-  return { ok: true, doc, scenarios: readScenarios(doc) };
+  return parseScenariosText(text, file);
 }
 
 /** The scenarios file beside a workflow file, if any. */
@@ -102,12 +98,8 @@ function scenariosFileFor(workflow: string, overlay?: Overlay): string | undefin
 
 /** The workflow a scenarios file goes with: its `workflow:` key, else the file of the same name beside it. */
 function workflowFileFor(scenariosFile: string, declared: string | undefined, overlay?: Overlay): string | undefined {
-  if (declared !== undefined) return join(dirname(scenariosFile), declared);
-  for (const name of workflowNamesFor(basename(scenariosFile))) {
-    const path = join(dirname(scenariosFile), name);
-    if (exists(path, overlay)) return path;
-  }
-  return undefined;
+  const paths = workflowPathsFor(basename(scenariosFile), declared).map((p) => join(dirname(scenariosFile), p));
+  return declared !== undefined ? paths[0] : paths.find((p) => exists(p, overlay));
 }
 
 /** What a dry run starts from: the input and sample outputs (generated, or a scenario's). */
@@ -130,9 +122,9 @@ export function dryRunStart(file: string, workflow: unknown, scenario: string | 
   if (!scenariosFile) return { ok: false, file, message: `no scenarios file beside it (${scenariosNamesFor(basename(file)).join(", ")})` };
   const read = loadScenarios(scenariosFile, overlay);
   if (!read.ok) return { ok: false, file: scenariosFile, message: read.reason };
-  const found = read.scenarios.scenarios.find((s) => s.name === scenario);
+  const found = read.file.scenarios.find((s) => s.name === scenario);
   if (!found) {
-    const names = read.scenarios.scenarios.map((s) => JSON.stringify(s.name)).join(", ");
+    const names = read.file.scenarios.map((s) => JSON.stringify(s.name)).join(", ");
     return { ok: false, file: scenariosFile, message: `no scenario named ${JSON.stringify(scenario)} (it has ${names || "none"})` };
   }
   start.outputs = found.outputs;
@@ -325,14 +317,13 @@ export function runTests(options: TestOptions, cwd = process.cwd()): CliRun {
 export function testFile(file: string, cwd: string, only: string | undefined, overlay?: Overlay): TestFileResult {
   const read = loadScenarios(resolve(cwd, file), overlay);
   if (!read.ok) return { file, error: read.reason, problems: [], results: [] };
-  const { doc, scenarios } = read;
+  const scenarios = read.file;
   const workflowPath = workflowFileFor(resolve(cwd, file), scenarios.workflow, overlay);
   const shownWorkflow = workflowPath === undefined ? undefined : join(dirname(file), basename(workflowPath));
   if (!workflowPath) return { file, error: `no workflow beside it (${workflowNamesFor(basename(file)).join(", ")})`, problems: scenarios.problems, results: [] };
   const loaded = loadWorkflow(workflowPath, overlay);
   if (!loaded.ok) return { file, workflow: shownWorkflow, error: `${shownWorkflow}: ${cliReason(workflowPath, loaded.problem).reason}`, problems: scenarios.problems, results: [] };
-  const chosen = only === undefined ? scenarios.scenarios : scenarios.scenarios.filter((s) => s.name === only);
-  return { file, workflow: shownWorkflow, problems: scenarios.problems, results: chosen.map((s) => runScenario(loaded.value, s, doc)) };
+  return { file, workflow: shownWorkflow, problems: scenarios.problems, results: runScenarios(read, loaded.value, only) };
 }
 
 const where = (file: string, p: Position): string => `${file}:${p.line + 1}:${p.character + 1}`;

@@ -96,3 +96,23 @@ export function isAtOrBelow(folderUri: string, uri: string): boolean {
 export function formatCount(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
+
+/**
+ * The URI of `relativePath` (slash-separated, `..` allowed, never above the root) taken from the folder of
+ * the file `fileUri`: where a scenarios file's `workflow: ../flows/x.lwir.yaml` points.
+ */
+export function uriBeside(fileUri: string, relativePath: string): string {
+  const bare = fileUri.replace(/[?#].*$/s, "");
+  const m = /^([a-z][\w+.-]*:\/\/[^/]*)(.*)$/is.exec(bare);
+  const prefix = m ? m[1] : "";
+  const parts = (m ? m[2] : bare).split("/").slice(0, -1);
+  for (const segment of relativePath.replace(/\\/g, "/").split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      if (parts.length > 1) parts.pop();
+      continue;
+    }
+    parts.push(encodeURIComponent(segment));
+  }
+  return prefix + parts.join("/");
+}

@@ -18,6 +18,7 @@ import { completingChecks } from "./completing.mjs";
 import { LWIR_STATUS, NEUTRAL, Workbench, escapeRe, problemRows, suggestLabels } from "./workbench.mjs";
 import { messagesChecks } from "./messages.mjs";
 import { workspaceChecks } from "./workspace.mjs";
+import { testingChecks } from "./testing.mjs";
 
 const BROKEN = "broken-review.lwir.yaml";
 const VALID = "release-notes.lwir.json";
@@ -620,6 +621,9 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
 
   // ---- issue #22's fixes: choice values (a snippet), Fix all in file, restart, output ------------------
   await fixesChecks({ page, wb, workspace, run, helpers: { waitForFile } });
+
+  // ---- issue #24's Test Explorer: the scenarios files run from the Testing view -----------------------
+  await testingChecks({ page, wb, workspace, run });
 
   // ---- issue #14's authoring session, from empty files (last: it resizes the window) -------------------
   await authoringChecks({ page, wb, workspace, run, screenshots, helpers: { expectedRows, waitForEqual, waitForFile } });

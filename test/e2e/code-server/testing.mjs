@@ -1,0 +1,60 @@
+// Issue #24's Test Explorer in the real workbench: the examples' scenarios files in the Testing view, all
+// run and passing (as many as `lwir test` counts in the workspace copy), then an expectation changed on
+// disk fails in the editor, its message in the peek at the expectation's line. The file is put back after.
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+
+const SCENARIOS = "release-notes.lwir.test.yaml";
+const STEPS_LINE = "steps: [list-merged, group-changes, write-notes]";
+const WRONG_STEPS_LINE = "steps: [list-merged, write-notes]";
+
+export async function testingChecks({ page, wb, workspace, run }) {
+  const file = (name) => join(workspace, name);
+  // The scenarios of the workspace copy, counted from the files themselves (a list, or {scenarios: [...]}).
+  const count = readdirSync(workspace).filter((n) => /\.lwir\.test\.ya?ml$/.test(n)).reduce((n, name) => {
+    const value = parseYaml(readFileSync(file(name), "utf8"));
+    return n + (Array.isArray(value) ? value : value.scenarios).length;
+  }, 0);
+  /** The Testing view's summary, e.g. "5/5 tests passed (0.31s)": waits until it says `re`. */
+  const summary = (re, timeout = 60_000) => page.locator(".test-explorer .result-summary", { hasText: re }).first().waitFor({ timeout });
+
+  await run("Test Explorer: the Testing view lists the scenarios files, and Run All Tests passes every scenario", async () => {
+    if (count === 0) throw new Error("no scenario in the workspace's scenarios files");
+    await wb.escape();
+    await wb.command("View: Show Testing");
+    for (const name of readdirSync(workspace).filter((n) => /\.lwir\.test\.ya?ml$/.test(n))) {
+      await page.locator(".test-explorer .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 60_000 });
+    }
+    await wb.command("Test: Run All Tests");
+    await summary(new RegExp(`\\b${count}/${count} tests? passed`));
+    await wb.screenshot("test-explorer.png");
+  });
+
+  const original = readFileSync(file(SCENARIOS), "utf8");
+  await run("Test Explorer: a failing expectation shows its message at its line in the editor", async () => {
+    if (!original.includes(STEPS_LINE)) throw new Error(`${SCENARIOS} no longer has "${STEPS_LINE}"`);
+    await wb.escape();
+    await wb.open(SCENARIOS);
+    // Changed on disk, not typed: the editor reloads the unmodified file, the controller lists it again.
+    writeFileSync(file(SCENARIOS), original.replace(STEPS_LINE, WRONG_STEPS_LINE));
+    await page.locator(".monaco-editor.focused .view-line", { hasText: WRONG_STEPS_LINE }).first().waitFor({ timeout: 30_000 });
+    await wb.command("Test: Run Tests in Current File");
+    // A failure in the visible editor opens the peek (testing.automaticallyOpenPeekView's default) at the
+    // expectation; its message is ours, the diff's sides the expected and actual steps.
+    const peek = page.locator(".monaco-editor .peekview-widget", { hasText: "expect.steps: the steps run differ" });
+    await peek.first().waitFor({ timeout: 60_000 });
+    // The peek opens below the line of the failing expectation (the line of `steps:` in the file).
+    const expectation = page.locator(".monaco-editor .view-line", { hasText: WRONG_STEPS_LINE }).first();
+    const lineBox = await expectation.boundingBox();
+    const peekBox = await peek.first().boundingBox();
+    if (!lineBox || !peekBox) throw new Error("the expectation's line or the peek is not drawn");
+    if (peekBox.y < lineBox.y || peekBox.y > lineBox.y + 3 * lineBox.height) {
+      throw new Error(`the peek (at y=${peekBox.y}) is not below the expectation's line (at y=${lineBox.y})`);
+    }
+    await wb.screenshot("test-failure.png");
+  });
+  writeFileSync(file(SCENARIOS), original);
+  await wb.escape();
+  await wb.command("View: Close All Editors").catch(() => {});
+}
