@@ -16,8 +16,10 @@ export async function testingChecks({ page, wb, workspace, run }) {
     const value = parseYaml(readFileSync(file(name), "utf8"));
     return n + (Array.isArray(value) ? value : value.scenarios).length;
   }, 0);
-  /** The Testing view's summary, e.g. "5/5 tests passed (0.31s)": waits until it says `re`. */
-  const summary = (re, timeout = 60_000) => page.locator(".test-explorer .result-summary", { hasText: re }).first().waitFor({ timeout });
+  /** The Testing view's summary ("5/5": passed of all, then the duration): waits until its count says `text`. */
+  // (the count is an element of its own: the duration follows it with no space, "5/5304ms")
+  const summary = (text, timeout = 60_000) => page.waitForFunction(
+    (want) => [...document.querySelectorAll(".test-explorer .result-summary > *")].some((e) => e.textContent.trim() === want), text, { timeout });
 
   await run("Test Explorer: the Testing view lists the scenarios files, and Run All Tests passes every scenario", async () => {
     if (count === 0) throw new Error("no scenario in the workspace's scenarios files");
@@ -27,7 +29,7 @@ export async function testingChecks({ page, wb, workspace, run }) {
       await page.locator(".test-explorer .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 60_000 });
     }
     await wb.command("Test: Run All Tests");
-    await summary(new RegExp(`\\b${count}/${count} tests? passed`));
+    await summary(`${count}/${count}`);
     await wb.screenshot("test-explorer.png");
   });
 
@@ -40,12 +42,21 @@ export async function testingChecks({ page, wb, workspace, run }) {
     writeFileSync(file(SCENARIOS), original.replace(STEPS_LINE, WRONG_STEPS_LINE));
     await page.locator(".monaco-editor.focused .view-line", { hasText: WRONG_STEPS_LINE }).first().waitFor({ timeout: 30_000 });
     await wb.command("Test: Run Tests in Current File");
-    // A failure in the visible editor opens the peek (testing.automaticallyOpenPeekView's default) at the
-    // expectation; its message is ours, the diff's sides the expected and actual steps.
-    const peek = page.locator(".monaco-editor .peekview-widget", { hasText: "expect.steps: the steps run differ" });
-    await peek.first().waitFor({ timeout: 60_000 });
-    // The peek opens below the line of the failing expectation (the line of `steps:` in the file).
+    // VS Code writes a failure at its line, after the text (the diff's expected != actual); the line is the
+    // expectation's, `steps:` of the changed scenario.
+    // (the run leaves the focus in the Testing view: the one editor open is the scenarios file's)
     const expectation = page.locator(".monaco-editor .view-line", { hasText: WRONG_STEPS_LINE }).first();
+    const inline = page.locator(".monaco-editor .test-message-inline-content").first();
+    await inline.waitFor({ timeout: 60_000 });
+    const [inlineBox, expectationBox] = [await inline.boundingBox(), await expectation.boundingBox()];
+    if (!inlineBox || !expectationBox || Math.abs(inlineBox.y + inlineBox.height / 2 - (expectationBox.y + expectationBox.height / 2)) > expectationBox.height / 2) {
+      throw new Error(`the failure is not written on the expectation's line (failure at ${JSON.stringify(inlineBox)}, line at ${JSON.stringify(expectationBox)})`);
+    }
+    // Go to Next Test Failure opens the peek below that line, with our message (the peek does not open by
+    // itself: testing.automaticallyOpenPeekView is "never" by default).
+    await wb.command("Test: Go to Next Test Failure");
+    const peek = page.locator(".monaco-editor .peekview-widget", { hasText: "expect.steps: the steps run differ" });
+    await peek.first().waitFor({ timeout: 30_000 });
     const lineBox = await expectation.boundingBox();
     const peekBox = await peek.first().boundingBox();
     if (!lineBox || !peekBox) throw new Error("the expectation's line or the peek is not drawn");
