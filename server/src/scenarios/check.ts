@@ -217,7 +217,7 @@ function checkScenario(facts: WorkflowFacts, entry: Obj, at: PathSegment[], add:
       }
       const step = found.step;
       if (step.uses !== "decision") {
-        add(SCENARIO_UNKNOWN_STEP, `expect.chosen names ${JSON.stringify(decision)}, which is a ${step.uses || "step"} step, not a decision: it never chooses.`, keyRange(segs));
+        add(SCENARIO_UNKNOWN_STEP, `expect.chosen names ${JSON.stringify(decision)}, which is not a decision step${step.uses ? ` (it uses ${step.uses})` : ""}: it never chooses.`, keyRange(segs));
         continue;
       }
       const check = (target: unknown, targetSegs: PathSegment[]): void => {
