@@ -36,6 +36,8 @@ export function registerCompletionAndCodeActions({ connection, documents, worksp
     // A scenarios file (NAME.lwir.test.yaml): its keys, the workflow's step ids, targets and samples.
     if (scenarios && ScenarioFiles.isScenariosUri(uri)) {
       if (!documents.get(uri)) return null;
+      // JSON, opened by a trigger character: nothing, as in workflows (Enter after `"` or `:` would accept an item).
+      if (params.context?.triggerKind === CompletionTriggerKind.TriggerCharacter && /\.json$/i.test(uri)) return [];
       return scenarios.prepare(uri).then(() => scenarios.completion(uri, params.position));
     }
     const state = workspace.getState(uri);
