@@ -13,7 +13,9 @@ export const CLIENT_NAME = "LWIR Language Server";
 /**
  * LWIR files keep VS Code's own JSON and YAML language ids (and so every built-in and third-party
  * JSON/YAML feature). The server is given every JSON and YAML document and answers only for LWIR ones:
- * `*.lwir.json|yaml|yml`, or a top-level `apiVersion` starting with `littleworkflow.dev/`.
+ * `*.lwir.json|yaml|yml`, or a top-level `apiVersion` starting with `littleworkflow.dev/`. Scenarios files
+ * (`*.lwir.test.json|yaml|yml`) are JSON/YAML documents too: the server checks them as scenarios, never as
+ * workflows (server/src/lsp/scenarioFiles.ts).
  */
 export function clientOptions(outputChannel: vscode.LogOutputChannel, middleware?: Middleware): LanguageClientOptions {
   return {

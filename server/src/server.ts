@@ -26,6 +26,7 @@ import type { ServerParts } from "./lsp/serverParts";
 import { SettingsSync } from "./lsp/settingsSync";
 import { ClientFileSource } from "./lsp/clientFileSource";
 import { ConfigFiles } from "./lsp/configFiles";
+import { ScenarioFiles } from "./lsp/scenarioFiles";
 import { WatchedFiles } from "./lsp/watchedFiles";
 import { WorkspaceScan } from "./lsp/workspaceScan";
 import type { WorkspaceFileSource } from "./workspace/files";
@@ -57,9 +58,11 @@ export function startServer(connection: Connection, options: ServerOptions = {})
   const fileSources = [...(options.fileSources ?? [])];
   // The configuration files (.lwir.yaml / .lwir.json), read from where the workspace scan reads files.
   const configs = new ConfigFiles(parts, () => fileSources);
+  // Scenarios files (NAME.lwir.test.yaml): the workflow beside them is read the same way.
+  const scenarios = new ScenarioFiles(parts, () => fileSources);
   const workspaceScan = new WorkspaceScan({ ...parts, requestsOutstanding, fileSources, configs });
   const watchedFiles = new WatchedFiles(parts, workspaceScan);
-  const diagnostics = new DiagnosticsPushPull({ ...parts, requestsOutstanding, configs, diskReport: (uri) => workspaceScan.diskReport(uri) });
+  const diagnostics = new DiagnosticsPushPull({ ...parts, requestsOutstanding, configs, diskReport: (uri) => workspaceScan.diskReport(uri), scenarios });
   diagnostics.listen();
   workspaceScan.listen();
   watchedFiles.listen();
@@ -80,7 +83,7 @@ export function startServer(connection: Connection, options: ServerOptions = {})
     workspaceScan.start();
     void watchedFiles.update();
   });
-  const completionAndCodeActions = registerCompletionAndCodeActions({ ...parts, configs });
+  const completionAndCodeActions = registerCompletionAndCodeActions({ ...parts, configs, scenarios });
   const dryRuns = new DryRuns(parts, () => fileSources);
   dryRuns.listen();
   const outline = registerOutlineFeatures(parts, (analysis, uri) => dryRuns.lenses(analysis, uri));

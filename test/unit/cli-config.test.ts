@@ -198,7 +198,7 @@ describe("the configuration's JSON Schema (completion and validation of .lwir.js
     additionalProperties: boolean; properties: { rules: { properties: Record<string, { enum: string[]; default: string }> } };
   };
   const manifest = JSON.parse(readFileSync("package.json", "utf8")) as {
-    contributes: { jsonValidation: { fileMatch: string[]; url: string }[]; yamlValidation: { fileMatch: string; url: string }[] };
+    contributes: { jsonValidation: { fileMatch: string[]; url: string }[]; yamlValidation: { fileMatch: string | string[]; url: string }[] };
   };
 
   test("contributed for .lwir.json and .lwir.yaml, and kept off the workflow schema", () => {
@@ -206,7 +206,13 @@ describe("the configuration's JSON Schema (completion and validation of .lwir.js
     assert.deepEqual(forConfig.map((j) => j.url), ["./schemas/lwir-config.schema.json"]);
     const workflows = manifest.contributes.jsonValidation.find((j) => j.fileMatch.includes("*.lwir.json"));
     assert.ok(workflows?.fileMatch.includes("!.lwir.json"), "*.lwir.json would also match .lwir.json");
-    assert.deepEqual(manifest.contributes.yamlValidation, [{ fileMatch: ".lwir.yaml", url: "./schemas/lwir-config.schema.json" }]);
+    assert.deepEqual(manifest.contributes.yamlValidation[0], { fileMatch: ".lwir.yaml", url: "./schemas/lwir-config.schema.json" });
+  });
+
+  test("scenarios files (NAME.lwir.test.yaml|yml|json) get the scenarios schema, not the workflow's", () => {
+    const json = manifest.contributes.jsonValidation.filter((j) => j.url === "./schemas/lwir-test.schema.json");
+    assert.deepEqual(json.map((j) => j.fileMatch), [["*.lwir.test.json"]]);
+    assert.deepEqual(manifest.contributes.yamlValidation.slice(1), [{ fileMatch: ["*.lwir.test.yaml", "*.lwir.test.yml"], url: "./schemas/lwir-test.schema.json" }]);
   });
 
   test("names exactly the rules that have levels, with their defaults, and no other key", () => {

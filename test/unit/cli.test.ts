@@ -49,7 +49,7 @@ describe("arguments", () => {
     };
     assert.match(message(["validate", "--rule", "model.disallowed=off", "a"]), /^model\.disallowed is a problem the runtime refuses and is always an error; --rule sets only .*lwir\.yaml_unquoted_template/);
     assert.match(message(["validate", "--rule", "parse=warning", "a"]), /^parse is a problem the runtime refuses/);
-    assert.match(message(["validate", "--rule", "no.such_rule=off", "a"]), /^unknown rule no\.such_rule for --rule \(rules that can be set: lwir\.invalid_utf8, lwir\.nul_byte, lwir\.parse_warning, lwir\.yaml_unquoted_template, lwir\.inherited_function_name, lwir\.unknown_key, lwir\.unknown_property, lwir\.property_of_scalar_output, lwir\.impossible_comparison, lwir\.items_not_array, lwir\.needs_decision_step, lwir\.needs_unchosen_target, lwir\.body_terminal_ambiguous, lwir\.terminal_output_type, lwir\.loop_read_before_run, lwir\.body_reads_multi_visit_step, lwir\.item_key_not_string, lwir\.function_argument_type, lwir\.unsafe_input_key, lwir\.when_always_true, lwir\.empty_document, lwir\.file_too_large\)$/);
+    assert.match(message(["validate", "--rule", "no.such_rule=off", "a"]), /^unknown rule no\.such_rule for --rule \(rules that can be set: lwir\.invalid_utf8, lwir\.nul_byte, lwir\.parse_warning, lwir\.yaml_unquoted_template, lwir\.inherited_function_name, lwir\.unknown_key, lwir\.unknown_property, lwir\.property_of_scalar_output, lwir\.impossible_comparison, lwir\.items_not_array, lwir\.needs_decision_step, lwir\.needs_unchosen_target, lwir\.body_terminal_ambiguous, lwir\.terminal_output_type, lwir\.loop_read_before_run, lwir\.body_reads_multi_visit_step, lwir\.item_key_not_string, lwir\.function_argument_type, lwir\.unsafe_input_key, lwir\.when_always_true, lwir\.scenario_invalid, lwir\.scenario_no_workflow, lwir\.scenario_unknown_step, lwir\.scenario_unknown_target, lwir\.scenario_output_mismatch, lwir\.scenario_input_mismatch, lwir\.empty_document, lwir\.file_too_large\)$/);
     assert.equal(message(["validate", "--rule", "lwir.parse_warning=loud", "a"]), 'unknown level "loud" for --rule lwir.parse_warning (expected off, hint, info, warning or error)');
     assert.match(message(["validate", "--rule", "lwir.parse_warning", "a"]), /^--rule needs CODE=LEVEL/);
     assert.match(message(["validate", "a", "--rule"]), /^--rule needs CODE=LEVEL/);
@@ -854,10 +854,11 @@ describe("own notices: warnings of LWIR Tools, never the runtime's findings", ()
   test("sarif: warning results with their rule (defaults: warning); the runtime's rules keep their indexes", () => {
     const run = sarifOf(lwir(["validate", "--format", "sarif", UNQUOTED, MIXED]));
     const rules = run.tool.driver.rules;
-    assert.deepEqual(rules.slice(-22).map((x) => [x.id, x.defaultConfiguration.level]),
+    assert.deepEqual(rules.slice(-28).map((x) => [x.id, x.defaultConfiguration.level]),
       [["lwir.invalid_utf8", "warning"], ["lwir.nul_byte", "warning"], ["lwir.parse_warning", "warning"], ["lwir.yaml_unquoted_template", "warning"],
         ["lwir.inherited_function_name", "warning"], ["lwir.unknown_key", "warning"], ["lwir.unknown_property", "warning"], ["lwir.property_of_scalar_output", "warning"], ["lwir.impossible_comparison", "warning"], ["lwir.items_not_array", "warning"],
         ["lwir.needs_decision_step", "warning"], ["lwir.needs_unchosen_target", "warning"], ["lwir.body_terminal_ambiguous", "warning"], ["lwir.terminal_output_type", "warning"], ["lwir.loop_read_before_run", "warning"], ["lwir.body_reads_multi_visit_step", "warning"], ["lwir.item_key_not_string", "warning"], ["lwir.function_argument_type", "warning"], ["lwir.unsafe_input_key", "warning"], ["lwir.when_always_true", "warning"],
+        ["lwir.scenario_invalid", "warning"], ["lwir.scenario_no_workflow", "warning"], ["lwir.scenario_unknown_step", "warning"], ["lwir.scenario_unknown_target", "warning"], ["lwir.scenario_output_mismatch", "warning"], ["lwir.scenario_input_mismatch", "warning"],
         ["lwir.empty_document", "note"], ["lwir.file_too_large", "warning"]]);
     assert.equal(rules[0].id, "parse");
     const notices = run.results.filter((x) => x.ruleId === "lwir.yaml_unquoted_template" || x.ruleId === "lwir.parse_warning");

@@ -430,7 +430,9 @@ describe("own rules and their levels", () => {
       // misspelt keys (service/unknownKeys.ts)
       "lwir.unknown_key",
       // the checks that need no sample (run/checks, service/runNotices.ts)
-      "lwir.needs_decision_step", "lwir.needs_unchosen_target", "lwir.body_terminal_ambiguous", "lwir.terminal_output_type", "lwir.loop_read_before_run", "lwir.body_reads_multi_visit_step", "lwir.item_key_not_string", "lwir.function_argument_type", "lwir.unsafe_input_key", "lwir.when_always_true"].sort());
+      "lwir.needs_decision_step", "lwir.needs_unchosen_target", "lwir.body_terminal_ambiguous", "lwir.terminal_output_type", "lwir.loop_read_before_run", "lwir.body_reads_multi_visit_step", "lwir.item_key_not_string", "lwir.function_argument_type", "lwir.unsafe_input_key", "lwir.when_always_true",
+      // scenarios files (scenarios/check.ts)
+      "lwir.scenario_invalid", "lwir.scenario_no_workflow", "lwir.scenario_unknown_step", "lwir.scenario_unknown_target", "lwir.scenario_output_mismatch", "lwir.scenario_input_mismatch"].sort());
     assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, undefined), "warning");
     assert.equal(levelOf(YAML_UNQUOTED_TEMPLATE, { [YAML_UNQUOTED_TEMPLATE]: "off" }), "off");
     assert.equal(levelOf("model.disallowed", { "model.disallowed": "off" }), undefined);

@@ -24,6 +24,8 @@ import { readRulePages } from "../rule-docs";
 import { evaluateTemplate } from "../../server/src/run/evaluate";
 import type { EvalContext } from "../../server/src/run/context";
 import { readdirSync } from "node:fs";
+import { parseDocument } from "../../server/src/document/document";
+import { checkScenariosFile } from "../../server/src/scenarios/check";
 
 interface Sample {
   /** Where it came from, for failures. */
@@ -112,6 +114,26 @@ function collect(): { samples: Sample[]; codes: Set<string>; reports: FileReport
     reports.push(report);
     for (const f of [...report.parseErrors, ...report.findings, ...(report.notices ?? [])]) {
       samples.push({ where: `${d.where} (CLI)`, kind: "message", code: "code" in f ? String(f.code) : "parse", text: f.message, ids });
+    }
+  }
+  // scenarios files (scenarios/check.ts): each page's example beside its workflow, and a few more shapes
+  for (const page of readRulePages().filter((x) => x.code.startsWith("lwir.scenario_"))) {
+    const fence = (kind: string) => new RegExp("^```yaml " + kind + "\\n([\\s\\S]*?)^```$", "m").exec(page.text)?.[1] ?? "";
+    const workflowValue = parseDocument(fence("lwir-scenario-workflow"), "yaml").value;
+    const ids = stepIds(workflowValue);
+    const extra = [
+      fence("lwir-scenario-example"),
+      "- name: a\n  outputs: { route: x, nowhere: y }\n  expect: { chosen: { classify: bug, route: [answer, nope] }, steps: 3, error: 4 }\n- name: a\n  colour: red\n",
+      "workflow: gone.lwir.yaml\nscenarios:\n  - name: a\n",
+      "42\n",
+    ];
+    for (const text of extra) {
+      const workflow = page.code === "lwir.scenario_no_workflow" ? undefined : { name: "tickets.lwir.yaml", value: workflowValue };
+      const declared = /^workflow: (.*)$/m.exec(text)?.[1];
+      for (const diag of checkScenariosFile(parseDocument(text, "yaml"), workflow, declared)) {
+        codes.add(String(diag.code));
+        samples.push({ where: page.file, kind: "message", code: String(diag.code), text: textOf(diag.message), ids });
+      }
     }
   }
   // the notices built without a document

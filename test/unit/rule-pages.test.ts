@@ -36,6 +36,8 @@ const EXAMPLE_FORMATS: Record<string, string[]> = {
   // About bytes a Markdown page cannot hold (bytes that are not UTF-8, NUL): described in words and hex instead.
   [INVALID_UTF8]: [],
   [NUL_BYTE]: [],
+  // About scenarios files beside a workflow: their examples are checked in scenario-rule-pages.test.ts.
+  ...Object.fromEntries(OWN_CODES.filter((c) => c.startsWith("lwir.scenario_")).map((c) => [c, []])),
 };
 
 const pages = readRulePages();

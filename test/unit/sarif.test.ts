@@ -81,7 +81,8 @@ describe("SARIF formatter (hand-made reports)", () => {
     assert.equal(new Set(RULES.map(([c]) => c)).size, 61);
     assert.deepEqual(rules.map((x) => x.id), ["parse", ...RULES.map(([c]) => c), "lwir.invalid_utf8", "lwir.nul_byte", "lwir.parse_warning", "lwir.yaml_unquoted_template", "lwir.inherited_function_name",
       "lwir.unknown_key", "lwir.unknown_property", "lwir.property_of_scalar_output", "lwir.impossible_comparison", "lwir.items_not_array",
-      "lwir.needs_decision_step", "lwir.needs_unchosen_target", "lwir.body_terminal_ambiguous", "lwir.terminal_output_type", "lwir.loop_read_before_run", "lwir.body_reads_multi_visit_step", "lwir.item_key_not_string", "lwir.function_argument_type", "lwir.unsafe_input_key", "lwir.when_always_true", "lwir.empty_document", "lwir.file_too_large"]);
+      "lwir.needs_decision_step", "lwir.needs_unchosen_target", "lwir.body_terminal_ambiguous", "lwir.terminal_output_type", "lwir.loop_read_before_run", "lwir.body_reads_multi_visit_step", "lwir.item_key_not_string", "lwir.function_argument_type", "lwir.unsafe_input_key", "lwir.when_always_true",
+      "lwir.scenario_invalid", "lwir.scenario_no_workflow", "lwir.scenario_unknown_step", "lwir.scenario_unknown_target", "lwir.scenario_output_mismatch", "lwir.scenario_input_mismatch", "lwir.empty_document", "lwir.file_too_large"]);
     assert.deepEqual(rules.slice(-4).map((x) => x.defaultConfiguration?.level), ["warning", "warning", "note", "warning"]);
     for (const result of log.runs[0].results!) {
       assert.equal(rules[result.ruleIndex!].id, result.ruleId);

@@ -21,17 +21,25 @@ import { isRange, isRecord, needsPosition } from "./requestGuards";
 import type { ServerParts } from "./serverParts";
 import type { ConfigFiles } from "./configFiles";
 import { configCompletion } from "../service/configCompletion";
+import { ScenarioFiles } from "./scenarioFiles";
 
 export const COMPLETION_TRIGGER_CHARACTERS = [".", "{", '"', " ", "[", "'", ":", "-"];
 
 /** Registers the handlers; returns the capabilities to announce for a client. */
-export function registerCompletionAndCodeActions({ connection, documents, workspace, session, client, settings, configs }: ServerParts & { configs?: ConfigFiles }): (client: ClientSupport) => ServerCapabilities {
+export function registerCompletionAndCodeActions({ connection, documents, workspace, session, client, settings, configs, scenarios }: ServerParts & { configs?: ConfigFiles; scenarios?: ScenarioFiles }): (client: ClientSupport) => ServerCapabilities {
   const completionDocumentation = new CompletionDocumentation();
 
   connection.onRequest(CompletionRequest.type, session.documentRequest("completion", (params: CompletionParams) => {
     const uri = params.textDocument.uri;
     // .lwir.yaml, the configuration file: its keys, rule codes and levels (.lwir.json has VS Code's JSON schema support).
     if (uri.endsWith("/.lwir.yaml")) return configCompletion(documents.get(uri)?.getText() ?? "", params.position);
+    // A scenarios file (NAME.lwir.test.yaml): its keys, the workflow's step ids, targets and samples.
+    if (scenarios && ScenarioFiles.isScenariosUri(uri)) {
+      if (!documents.get(uri)) return null;
+      // JSON, opened by a trigger character: nothing, as in workflows (Enter after `"` or `:` would accept an item).
+      if (params.context?.triggerKind === CompletionTriggerKind.TriggerCharacter && /\.json$/i.test(uri)) return [];
+      return scenarios.prepare(uri).then(() => scenarios.completion(uri, params.position));
+    }
     const state = workspace.getState(uri);
     if (state?.kind !== "lwir") return null; // not LWIR (or too large): leave the answer to other extensions
     const wire = client().completionWire;
@@ -64,6 +72,7 @@ export function registerCompletionAndCodeActions({ connection, documents, worksp
   });
 
   connection.onRequest(CodeActionRequest.type, session.documentRequest("codeAction", (params) => {
+    if (scenarios && ScenarioFiles.isScenariosUri(params.textDocument.uri)) return scenarios.codeActions(params);
     const analysis = workspace.getAnalysis(params.textDocument.uri);
     if (!analysis) return null;
     // the rule levels the diagnostics were given: the configuration file's where it has one

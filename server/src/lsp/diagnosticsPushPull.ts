@@ -14,6 +14,7 @@ import { applyRuleLevels, internalErrorDiagnostic, toDiagnostics, tooLargeDiagno
 import { withRuleLinks } from "../service/ruleDocs";
 import type { ClientSupport } from "./clientSupport";
 import { ConfigFiles } from "./configFiles";
+import { ScenarioFiles } from "./scenarioFiles";
 import { cancelled } from "./requestGuards";
 import type { ServerParts } from "./serverParts";
 import { ValidationScheduler } from "./validationScheduler";
@@ -28,6 +29,8 @@ export interface DiagnosticsParts extends ServerParts {
   diskReport?: (uri: string) => { resultId: string; items: Diagnostic[] } | undefined;
   /** The configuration files: rule levels over the settings, ignored files, and their own problems. */
   configs?: ConfigFiles;
+  /** Scenarios files (NAME.lwir.test.yaml): checked against the workflow beside them. */
+  scenarios?: ScenarioFiles;
 }
 
 export class DiagnosticsPushPull {
@@ -42,6 +45,9 @@ export class DiagnosticsPushPull {
   private readonly awaitingConfig = new Set<string>();
   /** Bumped when a configuration file changes, so pull result ids from before no longer match. */
   private configGeneration = 0;
+  /** Counts the reports of scenarios files, each a new result. */
+  private scenarioReports = 0;
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   /** Opened and not validated yet: validated at once, since nothing is being typed yet (the delay is for edits). */
   private readonly justOpened = new Set<string>();
 
@@ -83,9 +89,31 @@ export class DiagnosticsPushPull {
 
   shutdown(): void {
     this.scheduler.cancelAll();
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+  }
+
+  /** Pull mode: asks the client to pull again once edits of a workflow pause (its scenarios files depend on it). */
+  private refreshSoon(): void {
+    const { connection, session } = this.parts;
+    if (!this.parts.client().diagnosticRefresh) return;
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      if (session.phase !== "running") return;
+      connection.languages.diagnostics.refresh().catch((error) => session.logError("diagnostics refresh", error));
+    }, this.parts.settings.current.validation.delay);
   }
 
   private changed(uri: string): void {
+    // A workflow changed: the scenarios files open beside it are checked again (their samples and names).
+    const scenarios = this.parts.scenarios;
+    if (scenarios && !ScenarioFiles.isScenariosUri(uri)) {
+      const beside = scenarios.openScenariosBeside(uri);
+      if (beside.length > 0 && this.parts.workspace.getState(uri)?.kind === "lwir") {
+        if (!this.parts.client().pullDiagnostics) for (const other of beside) this.changed(other);
+        else this.refreshSoon();
+      }
+    }
     // didOpen comes first (onDidOpen, then onDidChangeContent): no quiet period before the first validation.
     const opened = this.justOpened.delete(uri);
     if (opened) this.lastChange.delete(uri);
@@ -99,6 +127,13 @@ export class DiagnosticsPushPull {
           this.parts.session.logError(`validating ${uri}`, error);
         }
       };
+      // A scenarios file: its workflow is looked up (read) first, then it is checked.
+      if (scenarios && ScenarioFiles.isScenariosUri(uri)) {
+        void Promise.all([scenarios.prepare(uri), this.parts.configs?.forUri(uri)]).then(() => {
+          if (!this.scheduler.has(uri)) publish();
+        });
+        return;
+      }
       // The document's configuration file is looked up once per folder; after that this is synchronous.
       const configs = this.parts.configs;
       if (!configs || configs.known(uri)) publish();
@@ -119,6 +154,7 @@ export class DiagnosticsPushPull {
     this.lastChange.delete(uri);
     this.justOpened.delete(uri);
     this.parts.workspace.forget(uri);
+    this.parts.scenarios?.forget(uri);
     const last = this.published.get(uri);
     this.published.delete(uri);
     // Clear what we published; nothing is published for this document after this point.
@@ -138,6 +174,15 @@ export class DiagnosticsPushPull {
     if (configs && ConfigFiles.isConfigUri(uri)) {
       const text = this.parts.documents.get(uri)?.getText();
       return text === undefined ? [] : configs.diagnosticsOf(uri, text);
+    }
+    if (this.parts.scenarios && ScenarioFiles.isScenariosUri(uri)) {
+      if (configs?.ignores(uri)) return [];
+      try {
+        return applyRuleLevels(this.parts.scenarios.diagnosticsOf(uri), configs ? configs.rulesFor(uri) : settings.lint.rules);
+      } catch (error) {
+        session.logError(`checking ${uri}`, error);
+        return [internalErrorDiagnostic(error)];
+      }
     }
     const state = workspace.getState(uri);
     if (!state || state.kind === "ignored") return [];
@@ -172,7 +217,7 @@ export class DiagnosticsPushPull {
     if (last && last.version > version) return;
     // Documents we do not handle are left alone, unless they still show diagnostics of ours.
     const state = workspace.getState(uri);
-    const ours = this.parts.settings.current.validation.enable && ((state !== undefined && state.kind !== "ignored") || (this.parts.configs !== undefined && ConfigFiles.isConfigUri(uri)));
+    const ours = this.parts.settings.current.validation.enable && ((state !== undefined && state.kind !== "ignored") || (this.parts.configs !== undefined && ConfigFiles.isConfigUri(uri)) || (this.parts.scenarios !== undefined && ScenarioFiles.isScenariosUri(uri)));
     if (!ours && (!last || last.count === 0)) return;
     this.published.set(uri, { version, count: diagnostics.length });
     connection.sendDiagnostics({ uri, version, diagnostics });
@@ -182,6 +227,8 @@ export class DiagnosticsPushPull {
   private async pull(uri: string, previousResultId: string | undefined, token: CancellationToken): Promise<DocumentDiagnosticReport> {
     await this.quietPeriod(uri, token);
     await this.parts.configs?.forUri(uri);
+    const scenarios = this.parts.scenarios && ScenarioFiles.isScenariosUri(uri) && this.parts.documents.get(uri) ? this.parts.scenarios : undefined;
+    if (scenarios) await scenarios.prepare(uri);
     if (token.isCancellationRequested) throw cancelled();
     const document = this.parts.documents.get(uri);
     if (!document) {
@@ -191,6 +238,8 @@ export class DiagnosticsPushPull {
       return disk ? { kind: DocumentDiagnosticReportKind.Full, resultId: disk.resultId, items: disk.items } : { kind: DocumentDiagnosticReportKind.Full, items: [] };
     }
     const resultId = `${this.openCount.get(uri) ?? 0}.${document.version}.${this.parts.settings.generation}.${this.configGeneration}`;
+    // A scenarios file's report also depends on its workflow: always given in full.
+    if (scenarios) return { kind: DocumentDiagnosticReportKind.Full, resultId: `${resultId}.s${++this.scenarioReports}`, items: this.diagnosticsOf(uri) };
     if (previousResultId === resultId) return { kind: DocumentDiagnosticReportKind.Unchanged, resultId };
     return { kind: DocumentDiagnosticReportKind.Full, resultId, items: this.diagnosticsOf(uri) };
   }

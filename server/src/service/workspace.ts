@@ -5,6 +5,7 @@ import type { Format } from "../document/types";
 import { analyzeText, type Analysis } from "./analysis";
 import { DEFAULT_SETTINGS, type LwirSettings } from "./settings";
 import { isConfigFileName } from "./config";
+import { isScenariosFileName } from "../run/scenarios";
 
 /** The slice of a `TextDocument` this module reads (vscode-languageserver-textdocument fits it). */
 export interface TextDocumentLike {
@@ -151,6 +152,8 @@ export function classifyDocument(document: TextDocumentLike, maxFileSize: number
   if (document.uri.startsWith("lwir-canonical:")) return { kind: "ignored" };
   // The configuration file (.lwir.yaml) is not a workflow: lsp/configFiles.ts checks it.
   if (isConfigFileName(name)) return { kind: "ignored" };
+  // Nor is a scenarios file (NAME.lwir.test.yaml): lsp/scenarioFiles.ts checks it.
+  if (isScenariosFileName(name)) return { kind: "ignored" };
   const named = LWIR_FILE_NAME.exec(name);
   const format: Format | undefined = named
     ? (named[1].toLowerCase() === "json" ? "json" : "yaml")

@@ -3,6 +3,7 @@
 // implement WorkspaceFileSource; the decisions are here.
 import type { FileContent } from "../protocol";
 import { isConfigFileName } from "../service/config";
+import { isScenariosFileName } from "../run/scenarios";
 import { GlobSet } from "./glob";
 
 /** Picked up by name, as the CLI does in folders. */
@@ -55,7 +56,8 @@ export class FileFilter {
   /** Is the file at this relative path looked at (its folders not considered: see `takesPath`)? */
   takesFile(relativePath: string): boolean {
     const name = relativePath.slice(relativePath.lastIndexOf("/") + 1);
-    if (EDITOR_LOCK_FILE.test(name) || isConfigFileName(name)) return false;
+    // Scenarios files (NAME.lwir.test.yaml) are not workflows, whatever lwir.files.include says.
+    if (EDITOR_LOCK_FILE.test(name) || isConfigFileName(name) || isScenariosFileName(name)) return false;
     if (!LWIR_FILE_NAME.test(name) && !this.include.matches(relativePath)) return false;
     return !this.exclude.matches(relativePath);
   }
