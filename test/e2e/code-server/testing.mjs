@@ -1,6 +1,6 @@
 // Issue #24's Test Explorer in the real workbench: the examples' scenarios files in the Testing view, all
 // run and passing (as many as `lwir test` counts in the workspace copy), then an expectation changed on
-// disk fails in the editor, its message in the peek at the expectation's line. The file is put back after.
+// disk fails in the editor: the gutter of the scenario's line, the expectation's line, the Test Results. The file is put back after.
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
@@ -34,7 +34,7 @@ export async function testingChecks({ page, wb, workspace, run }) {
   });
 
   const original = readFileSync(file(SCENARIOS), "utf8");
-  await run("Test Explorer: a failing expectation shows its message at its line in the editor", async () => {
+  await run("Test Explorer: a failing scenario is marked in the gutter of its line, the failure written at the expectation's line (expected != actual), our message in Test Results", async () => {
     if (!original.includes(STEPS_LINE)) throw new Error(`${SCENARIOS} no longer has "${STEPS_LINE}"`);
     await wb.escape();
     await wb.open(SCENARIOS);
@@ -42,23 +42,26 @@ export async function testingChecks({ page, wb, workspace, run }) {
     writeFileSync(file(SCENARIOS), original.replace(STEPS_LINE, WRONG_STEPS_LINE));
     await page.locator(".monaco-editor.focused .view-line", { hasText: WRONG_STEPS_LINE }).first().waitFor({ timeout: 30_000 });
     await wb.command("Test: Run Tests in Current File");
-    // VS Code writes a failure at the end of its line (injected text: the diff's "expected != actual"); the
-    // line is the expectation's, `steps:` of the changed scenario. (The run leaves the focus in the Testing
-    // view: the one editor open is the scenarios file's.)
+    // The run is over when the summary counts the file's scenarios, one of them failed.
+    const inFile = parseYaml(readFileSync(file(SCENARIOS), "utf8"));
+    const total = (Array.isArray(inFile) ? inFile : inFile.scenarios).length;
+    await summary(`${total - 1}/${total}`);
+    // The gutter marks the failed scenario's line (`- name: two pull requests`) with the failed icon.
+    const nameLine = page.locator(".monaco-editor .view-line", { hasText: `name: ${(Array.isArray(inFile) ? inFile : inFile.scenarios)[0].name}` }).first();
+    const nameBox = await nameLine.boundingBox();
+    if (!nameBox) throw new Error("the failed scenario's line is not drawn");
+    const icons = await page.locator(".monaco-editor .testing-run-glyph.codicon-testing-failed-icon").evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => r.y + r.height / 2));
+    if (!icons.some((y) => y >= nameBox.y && y <= nameBox.y + nameBox.height)) throw new Error(`no failed-test icon in the gutter of the scenario's line (icons at y ${JSON.stringify(icons)}, line at ${nameBox.y})`);
+    // The failure is written after the expectation's line (`steps:`): the diff's "expected != actual".
     const expectation = page.locator(".monaco-editor .view-line", { hasText: WRONG_STEPS_LINE }).first();
-    await page.locator(".monaco-editor .view-line", { hasText: WRONG_STEPS_LINE }).filter({ hasText: "!=" }).first().waitFor({ timeout: 60_000 });
-    // Go to Next Test Failure opens the peek below that line, with our message (the peek does not open by
-    // itself: testing.automaticallyOpenPeekView is "never" by default).
-    await expectation.click(); // the editor's failures are the ones it goes to
-    await wb.command("Test: Go to Next Test Failure");
-    const peek = page.locator(".monaco-editor .peekview-widget", { hasText: "expect.steps: the steps run differ" });
-    await peek.first().waitFor({ timeout: 30_000 });
-    const lineBox = await expectation.boundingBox();
-    const peekBox = await peek.first().boundingBox();
-    if (!lineBox || !peekBox) throw new Error("the expectation's line or the peek is not drawn");
-    if (peekBox.y < lineBox.y || peekBox.y > lineBox.y + 3 * lineBox.height) {
-      throw new Error(`the peek (at y=${peekBox.y}) is not below the expectation's line (at y=${lineBox.y})`);
+    const inline = page.locator(".monaco-editor .test-error-content-widget", { hasText: "!=" }).first();
+    await inline.waitFor({ timeout: 30_000 });
+    const [inlineBox, lineBox] = [await inline.boundingBox(), await expectation.boundingBox()];
+    if (!inlineBox || !lineBox || Math.abs(inlineBox.y + inlineBox.height / 2 - (lineBox.y + lineBox.height / 2)) > lineBox.height) {
+      throw new Error(`the failure is not written on the expectation's line (failure at ${JSON.stringify(inlineBox)}, line at ${JSON.stringify(lineBox)})`);
     }
+    // The Test Results list gives our message under the scenario's name.
+    await page.locator(".monaco-list-row", { hasText: "expect.steps: the steps run differ" }).first().waitFor({ timeout: 30_000 });
     await wb.screenshot("test-failure.png");
   });
   writeFileSync(file(SCENARIOS), original);
