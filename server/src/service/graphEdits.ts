@@ -242,7 +242,7 @@ class EditContext {
     const more: OffsetEdit[] = [];
     for (const m of members) {
       if (visitsEnoughForCycle(m.step)) continue;
-      more.push(...must(setProperty(this.doc, m.node.path!, "maxVisits", visits, { after: ["id", "uses", "needs"] }), `set maxVisits on step ${q(m.node.label)}`));
+      more.push(...must(setProperty(this.doc, m.node.path!, "maxVisits", visits, { after: ["id", "uses"] }), `set maxVisits on step ${q(m.node.label)}`));
     }
     const added = this.newFindings([...edits, ...more]);
     if (added.length > 0) {
@@ -254,7 +254,7 @@ class EditContext {
 
   /** Messages of the findings the edited text has and the document has not (a multiset by code and message). */
   private newFindings(edits: OffsetEdit[]): string[] {
-    const text = applyEdits(this.doc.text, edits);
+    const text = applyEdits(this.doc.text, ordered(edits));
     const parsed = parseDocument(text, this.doc.format);
     if (parsed.parseErrors.length > 0) return ["the edited text does not parse."];
     const key = (f: { code: string; message: string }) => `${f.code}\u0000${f.message}`;
