@@ -154,6 +154,57 @@ export interface GraphResult {
   mermaid?: string;
 }
 
+// ---- editing from the graph (docs/graph-view.md#editing-from-the-graph; server/src/service/graphEdits.ts) ----
+
+/**
+ * Custom request: `GraphEditParams` → a `WorkspaceEdit` of the document (text edits that keep the rest of
+ * the text, formatting and comments as they are), or a `RequestFailed` error whose message says why the
+ * action is refused and whose `data` is a `GraphEditRefusal`. Step ids are node ids as `lwir/graph` has
+ * them: the step's id at the top level, `parallel.child` in a parallel body.
+ */
+export const GRAPH_EDIT_REQUEST = "lwir/graphEdit";
+
+export interface GraphEditParams {
+  textDocument: { uri: string };
+  action: GraphEditAction;
+}
+
+export type GraphEditAction =
+  /**
+   * `to` needs `from`. From a decision: a new case routing to `to` (its `when` a placeholder to edit), or
+   * its `default`; `as` chooses when both fit (the decision has no default yet). An edge closing a loop is
+   * refused unless a decision is on the loop; then the loop's steps get the `maxVisits` it needs.
+   */
+  | { kind: "connect"; from: string; to: string; as?: "case" | "default" }
+  /** Removes the needs entry (every copy; an emptied `needs` goes too) or the decision's case or default; `edge` chooses when several join the two steps. */
+  | { kind: "disconnect"; from: string; to: string; edge?: "needs" | "default" | number }
+  /** A new step of that type (with a fresh id) after step `after` in the text and needing it, else at the end of `steps` or of parallel step `parent`'s body. */
+  | { kind: "addStep"; uses: string; after?: string; parent?: string }
+  /** Removes the step; when others refer to it, `references` says whether their needs entries and decision routes go too ("remove") or stay ("keep"). */
+  | { kind: "deleteStep"; id: string; references?: "remove" | "keep" }
+  /** Moves the decision's case at index `from` to index `to` of `with.cases`. */
+  | { kind: "moveCase"; step: string; from: number; to: number };
+
+/** Where another step refers to a step (deleteStep's refusal lists them). */
+export interface GraphEditReferrer {
+  /** The referring step's node id. */
+  step: string;
+  kind: "needs" | "case" | "default" | "outputStep" | "expression";
+  /** The path of the string that refers, as findings write paths, e.g. `$.steps[2].needs[0]`. */
+  path: string;
+}
+
+/** The `data` of a refused action: why, in a form a UI can act on. */
+export type GraphEditRefusal =
+  /** Something named is not there, or the document cannot be edited that way (the message says which). */
+  | { reason: "invalid" }
+  /** The edge would close a loop no decision can leave: its steps in order. */
+  | { reason: "cycle"; cycle: string[] }
+  /** Connect from a decision with no default, or disconnect where several edges join the two: send again with `as` / `edge`. */
+  | { reason: "ambiguous"; choices: Array<"case" | "default" | "needs" | number> }
+  /** deleteStep of a step others refer to, without `references`. */
+  | { reason: "referenced"; referrers: GraphEditReferrer[] };
+
 /** Client command that opens the graph view (argument: a document URI, optional). */
 export const OPEN_GRAPH_COMMAND = "lwir.openGraph";
 

@@ -124,7 +124,8 @@ export function appendToArray(doc: EditableDocument, segments: readonly PathSegm
  * (JSON, YAML `[a, b]`) with the comma and space between, in a YAML block sequence the `- entry`
  * lines. Removing every element leaves `[]`.
  */
-export function removeArrayElements(doc: EditableDocument, segments: readonly PathSegment[], indexes: readonly number[]): OffsetEdit[] | undefined {
+export function removeArrayElements(doc: EditableDocument, segments: readonly PathSegment[], indexes: readonly number[],
+  options: { multiline?: boolean } = {}): OffsetEdit[] | undefined {
   const written = writtenArray(doc, segments);
   if (!written) return undefined;
   const { array, loc, ctx, text, start, flow, elements } = written;
@@ -153,13 +154,111 @@ export function removeArrayElements(doc: EditableDocument, segments: readonly Pa
   if (all) return setValue(doc, segments, []);
   const edits: OffsetEdit[] = [];
   for (const i of removed) {
-    const dash = dashBefore(text, elements[i].valueStart);
+    const dash = options.multiline ? itemDash(text, elements[i].valueStart) : dashBefore(text, elements[i].valueStart);
     if (dash === undefined || !ctx.ownLine(dash)) return undefined;
     const end = ctx.contentEnd(elements[i]);
-    if (!ctx.sameLine(dash, end)) return undefined;
+    // An entry over several lines (a block mapping: a step, a decision case) only when asked for: its lines all go.
+    if (!options.multiline && !ctx.sameLine(dash, end)) return undefined;
     edits.push({ start: ctx.lineStart(dash), end: ctx.afterLineBreak(ctx.lineEnd(end)), newText: "" });
   }
   return edits;
+}
+
+/** Where an element inserted by insertArrayItem starts, for the caller to write it in the array's style. */
+export interface ItemLayout {
+  format: "json" | "yaml";
+  /** A YAML block sequence item (its text follows `- `); otherwise a flow element (JSON, YAML `[…]`). */
+  block: boolean;
+  /** The column the element's first line starts at (continuation lines are indented from it). */
+  column: number;
+  /** The document's indentation unit, in columns. */
+  unit: number;
+  /** Write the element on one line (the array's elements are written that way, or it is a one-line flow array). */
+  inline: boolean;
+}
+
+/**
+ * Inserts an element at index `at` (0 … length) of the array at `segments`, in the array's style: in a
+ * flow array (JSON, YAML `[…]`) with its separator, on a line of its own when the elements are written
+ * that way; in a YAML block sequence as a `- ` item at the other items' dash column, after the item
+ * before it (so comments above the next item stay with it). `render` writes the element (line breaks
+ * as `\n`: they become the document's).
+ */
+export function insertArrayItem(doc: EditableDocument, segments: readonly PathSegment[], at: number, render: (layout: ItemLayout) => string): OffsetEdit[] | undefined {
+  const written = writtenArray(doc, segments);
+  if (!written) return undefined;
+  const { array, loc, ctx, text, start, flow, elements } = written;
+  if (!Number.isInteger(at) || at < 0 || at > array.length) return undefined;
+  const eol = ctx.eol();
+  const unit = ctx.indentUnit() === "\t" ? 2 : ctx.indentUnit().length;
+  const lines = (s: string) => s.replace(/\r?\n/g, eol);
+  const oneLine = (el: NodeLocation) => ctx.sameLine(el.valueStart, ctx.contentEnd(el));
+  if (flow) {
+    if (text[start] !== "[") return undefined;
+    if (elements.length === 0) {
+      const close = ctx.closingBracket(loc, "]");
+      if (close === undefined) return undefined;
+      if (doc.format === "json" && /[\r\n]/.test(text)) {
+        const outer = ctx.lineIndent(start);
+        const inner = outer + ctx.indentUnit();
+        const item = render({ format: doc.format, block: false, column: inner.length, unit, inline: false });
+        return [{ start: start + 1, end: close, newText: eol + inner + lines(item) + eol + outer }];
+      }
+      return [{ start: start + 1, end: close, newText: lines(render({ format: doc.format, block: false, column: start + 1 - ctx.lineStart(start), unit, inline: true })) }];
+    }
+    const model = elements[Math.min(at, elements.length - 1)];
+    const own = ctx.ownLine(model.valueStart);
+    const indent = ctx.lineIndent(model.valueStart);
+    const item = lines(render({ format: doc.format, block: false, column: own ? indent.length : model.valueStart - ctx.lineStart(model.valueStart), unit,
+      inline: !own || elements.every(oneLine) && elements.length > 0 && oneLine(model) }));
+    if (at < elements.length) {
+      const before = elements[at].valueStart;
+      return [{ start: before, end: before, newText: item + (own ? "," + eol + indent : ctx.listSeparator()) }];
+    }
+    const end = ctx.contentEnd(elements[elements.length - 1]);
+    return [{ start: end, end, newText: (own ? "," + eol + indent : ctx.listSeparator()) + item }];
+  }
+  if (elements.length === 0) return undefined;
+  const firstDash = itemDash(text, elements[0].valueStart);
+  if (firstDash === undefined || !ctx.ownLine(firstDash)) return undefined;
+  const dashIndent = " ".repeat(firstDash - ctx.lineStart(firstDash));
+  const afterDash = text.slice(firstDash + 1, elements[0].valueStart);
+  const gap = /^[ ]+$/.test(afterDash) ? afterDash : " ";
+  const column = dashIndent.length + 1 + gap.length;
+  const item = dashIndent + "-" + gap + lines(render({ format: "yaml", block: true, column, unit, inline: elements.every(oneLine) }));
+  if (at === 0) {
+    const lineStart = ctx.lineStart(firstDash);
+    return [{ start: lineStart, end: lineStart, newText: item + eol }];
+  }
+  const after = ctx.lineEnd(ctx.contentEnd(elements[at - 1]));
+  return [{ start: after, end: after, newText: eol + item }];
+}
+
+/**
+ * Moves the element at `from` to index `to` of the array at `segments`: the elements' texts between the
+ * two change places, the separators, line breaks and comments between elements stay where they are.
+ * Undefined when YAML block items over several lines start at different columns (their continuation
+ * lines would no longer line up).
+ */
+export function moveArrayElement(doc: EditableDocument, segments: readonly PathSegment[], from: number, to: number): OffsetEdit[] | undefined {
+  const written = writtenArray(doc, segments);
+  if (!written) return undefined;
+  const { array, ctx, text, elements } = written;
+  const valid = (i: number) => Number.isInteger(i) && i >= 0 && i < array.length;
+  if (!valid(from) || !valid(to)) return undefined;
+  if (from === to) return [];
+  const lo = Math.min(from, to);
+  const hi = Math.max(from, to);
+  const spans = elements.map((el) => ({ start: el.valueStart, end: ctx.contentEnd(el) }));
+  const range = spans.slice(lo, hi + 1);
+  if (doc.format === "yaml" && range.some((s) => !ctx.sameLine(s.start, s.end))) {
+    const columns = new Set(range.map((s) => s.start - ctx.lineStart(s.start)));
+    if (columns.size > 1) return undefined;
+  }
+  const order = range.map((_, k) => lo + k);
+  const [moved] = order.splice(from - lo, 1);
+  order.splice(to - lo, 0, moved);
+  return range.map((s, k) => ({ start: s.start, end: s.end, newText: text.slice(spans[order[k]].start, spans[order[k]].end) }));
 }
 
 export interface AddOptions {
@@ -380,6 +479,29 @@ function sharedYamlNode(text: string, valueStart: number): boolean {
 /** Text that reads the same wherever it is put in a string (identifier characters, as `lastOutput`). */
 function isVerbatim(s: string): boolean {
   return /^[A-Za-z0-9_$.\-]*$/.test(s);
+}
+
+/**
+ * The `-` of the block sequence item whose content starts at `at`: on the same line, or alone (a comment
+ * after it) on an earlier line, with only blank or comment lines between (`- # note` then `id: x`).
+ */
+function itemDash(text: string, at: number): number | undefined {
+  const same = dashBefore(text, at);
+  if (same !== undefined) return same;
+  const lineStartOf = (i: number) => { while (i > 0 && text[i - 1] !== "\n" && text[i - 1] !== "\r") i--; return i; };
+  let start = lineStartOf(at);
+  if (text.slice(start, at).trim() !== "") return undefined;
+  while (start > 0) {
+    let end = start - 1;
+    if (text[end] === "\n" && text[end - 1] === "\r") end--;
+    const prev = lineStartOf(end);
+    const line = text.slice(prev, end);
+    const dash = /^([ \t]*)-(?:[ \t]+#.*|[ \t]*)$/.exec(line);
+    if (dash) return prev + dash[1].length;
+    if (!/^[ \t]*(?:#.*)?$/.test(line)) return undefined;
+    start = prev;
+  }
+  return undefined;
 }
 
 /** The `-` of a block sequence entry before `at`, on the same line, with only spaces between. */
