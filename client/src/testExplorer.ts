@@ -35,9 +35,15 @@ export function registerTestExplorer(context: vscode.ExtensionContext, client: C
   return true;
 }
 
-/** A value of an expectation as the diff shows it: a string as it is, anything else as indented JSON. */
+/** JSON this short stays on one line: VS Code writes "expected != actual" after the failing line, and cuts indented JSON there to its first and last lines (`[ "list-merged…"write-notes" ]` on both sides). */
+const ONE_LINE_MAX = 80;
+
+/** A value of an expectation as the diff shows it: a string as it is, short JSON on one line, longer JSON indented. */
 export function shown(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value, null, 2) ?? String(value);
+  if (typeof value === "string") return value;
+  const compact = JSON.stringify(value);
+  if (compact === undefined) return String(value);
+  return compact.length <= ONE_LINE_MAX ? compact : JSON.stringify(value, null, 2);
 }
 
 export class ScenarioTests implements vscode.Disposable {

@@ -192,14 +192,24 @@ describe("the Test Explorer (client/src/testExplorer.ts)", () => {
       assert.equal(messages.length, 1);
       const [message] = messages;
       assert.equal(message.message, "expect.steps: the steps run differ");
-      assert.equal(message.expectedOutput, JSON.stringify(["list-merged", "write-notes"], null, 2));
-      assert.equal(message.actualOutput, JSON.stringify(["list-merged", "group-changes", "write-notes"], null, 2));
+      // short values on one line, so that what VS Code writes after the line shows the difference
+      assert.equal(message.expectedOutput, JSON.stringify(["list-merged", "write-notes"]));
+      assert.equal(message.actualOutput, JSON.stringify(["list-merged", "group-changes", "write-notes"]));
       assert.equal(message.location!.uri.toString(), uri.toString());
       assert.equal(message.location!.range.line, lineOf(edited, "steps: [list-merged, write-notes]"));
       assert.equal(events.filter(([what]) => what === "passed").length, 1);
     } finally {
       server.close(uri.toString());
     }
+  });
+
+  test("values in the diff: a string as it is, short JSON on one line, longer JSON indented", () => {
+    const { shown } = load(fakeVscode(true, () => []));
+    assert.equal(shown("a\nb"), "a\nb");
+    assert.equal(shown(["a", "b"]), '["a","b"]');
+    const long = { sections: [{ heading: "Performance", items: ["Faster start-up (#41, @ada)"] }, { heading: "Bug fixes", items: [] }] };
+    assert.equal(shown(long), JSON.stringify(long, null, 2));
+    assert.equal(shown(undefined), "undefined");
   });
 
   test("an invalid workflow: each scenario errored with the reason; a file that does not parse shows its error on the item", async () => {
