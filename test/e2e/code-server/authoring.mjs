@@ -153,9 +153,7 @@ export async function authoringChecks({ page, wb, workspace, run, screenshots, h
   };
   /** Ctrl+. at the cursor: the first offered action's title; returns its locator. */
   const firstAction = async (titleRe) => {
-    await page.keyboard.press("Control+.");
-    const rows = page.locator(".action-widget .monaco-list-row.action");
-    await rows.first().waitFor();
+    const rows = await wb.quickFixes();
     const first = oneLineText(await rows.first().innerText());
     if (!titleRe.test(first)) {
       const all = (await rows.allInnerTexts()).map(oneLineText);

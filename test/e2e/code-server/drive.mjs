@@ -255,8 +255,7 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await wb.escape();
     await wb.open(BROKEN);
     await wb.goto(undeclared.range.start.line + 1, undeclared.range.start.character + 4);
-    await page.keyboard.press("Control+.");
-    const action = page.locator(".action-widget .monaco-list-row.action", { hasText: title });
+    const action = (await wb.quickFixes()).filter({ hasText: title });
     await action.first().waitFor({ timeout: 30_000 });
     await wb.screenshot("quick-fix.png");
     await action.first().click();

@@ -72,9 +72,7 @@ export async function fixesChecks({ page, wb, workspace, run, helpers }) {
     const line = CHOICE.split("\n").findIndex((l) => /^ {4}output:$/.test(l)) + 1;
     await wb.goto(line, 6);
     await page.locator(".monaco-editor.focused .squiggly-error").first().waitFor();
-    await page.keyboard.press("Control+.");
-    const rows = page.locator(".action-widget .monaco-list-row.action");
-    await rows.first().waitFor();
+    const rows = await wb.quickFixes();
     const titles = (await rows.allInnerTexts()).map(oneLine);
     const index = titles.findIndex((t) => t === 'Add values to the output of "classify"');
     if (index < 0) throw new Error(`the light bulb offers ${json(titles)}`);

@@ -4,6 +4,7 @@
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { problemRowsOf } from "./workspace.mjs";
 
 const SCENARIOS = "release-notes.lwir.test.yaml";
 const STEPS_LINE = "steps: [list-merged, group-changes, write-notes]";
@@ -67,4 +68,57 @@ export async function testingChecks({ page, wb, workspace, run }) {
   writeFileSync(file(SCENARIOS), original);
   await wb.escape();
   await wb.command("View: Close All Editors").catch(() => {});
+
+  // ---- scenarios files are checked against their workflow; hover values -------------------------------
+  await run("scenarios file: a step id misspelt under outputs is a warning on the id with its did-you-mean; Ctrl+. offers Change to first; applied, the warning is gone", async () => {
+    const outputsLine = "      list-merged:\n";
+    if (!original.includes(outputsLine)) throw new Error(`${SCENARIOS} no longer has ${JSON.stringify(outputsLine)}`);
+    // written on disk, then opened: nothing typed, so nothing is held back by quiet typing
+    writeFileSync(file(SCENARIOS), original.replace(outputsLine, "      list-mergd:\n"));
+    try {
+      await wb.escape();
+      await wb.open(SCENARIOS);
+      const lines = original.split("\n");
+      const line = lines.findIndex((l) => l === outputsLine.slice(0, -1)) + 1;
+      const col = outputsLine.indexOf("list") + 1;
+      await wb.showProblems();
+      const wanted = (rows) => rows.some((r) => r.code === "lwir.scenario_unknown_step" && r.line === line && r.col === col && r.message.includes('Did you mean "list-merged"?'));
+      const until = Date.now() + 60_000;
+      let rows = [];
+      while (!wanted(rows = await page.evaluate(problemRowsOf, [SCENARIOS]))) {
+        if (Date.now() > until) throw new Error(`no lwir.scenario_unknown_step with "Did you mean "list-merged"?" at ${line}:${col}; the Problems panel lists ${JSON.stringify(rows)}`);
+        await page.waitForTimeout(200);
+      }
+      await wb.hidePanel();
+      await wb.goto(line, col + 2);
+      const first = (await wb.quickFixes()).first();
+      const title = (await first.innerText()).replace(/\s+/g, " ").trim();
+      if (title !== 'Change to "list-merged"') throw new Error(`the first quick fix is ${JSON.stringify(title)}, not "Change to \"list-merged\""`);
+      await first.click();
+      await page.locator(".monaco-editor.focused .view-line", { hasText: /^\s*list-merged:\s*$/ }).first().waitFor();
+      await wb.showProblems();
+      await page.waitForFunction(([name]) => ![...document.querySelectorAll(".markers-panel .monaco-list-row")].some((r) => r.textContent.includes("list-mergd")), [SCENARIOS], { timeout: 30_000 });
+      await wb.hidePanel();
+      await wb.command("File: Revert File");
+    } finally {
+      writeFileSync(file(SCENARIOS), original);
+    }
+  });
+
+  await run("hover values: inside {{ }} the hover adds the expression's value in the current scenario (the first of the scenarios file)", async () => {
+    const workflow = "release-notes.lwir.json";
+    const text = readFileSync(file(workflow), "utf8").split("\n");
+    const line = text.findIndex((l) => l.includes('"repo": "{{ input.repo }}"')) + 1;
+    if (line === 0) throw new Error(`${workflow} has no "repo": "{{ input.repo }}"`);
+    const col = text[line - 1].indexOf("input.repo") + 1;
+    const first = (parseYaml(original).scenarios ?? parseYaml(original))[0];
+    await wb.escape();
+    await wb.open(workflow);
+    await wb.goto(line, col + 3);
+    const cursor = await wb.cursorBox();
+    const hover = await wb.hoverAt(cursor.x + 2, cursor.y + cursor.height / 2, ["Value in this scenario", JSON.stringify(first.input.repo)]);
+    if (!hover.includes(first.name)) throw new Error(`the hover does not name the scenario ${JSON.stringify(first.name)}: ${hover}`);
+    await wb.screenshot("hover-value.png");
+    await wb.escape();
+  });
 }
