@@ -83,10 +83,24 @@ export class Workbench {
   }
 
   /** F1: runs a command by its exact title in the palette. */
-  async command(title) {
+  /**
+   * F1, the command's title, a click on its row. Asked again (up to 3 times) when the row does not show: once
+   * in a full run the palette closed under the typing (a focus change from a webview) and left its rows hidden.
+   */
+  async command(title, tries = 3) {
     const page = this.page;
-    await this.quickInput("F1", title);
     const row = page.locator(`${QUICK_INPUT} .monaco-list-row`).filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRe(title)}$`) }) });
+    for (let i = 1; ; i++) {
+      await this.quickInput("F1", title);
+      try {
+        await row.first().waitFor({ timeout: 10_000 });
+        break;
+      } catch (e) {
+        if (i >= tries) throw e;
+        await page.keyboard.press("Escape");
+        await page.locator(QUICK_INPUT).waitFor({ state: "hidden", timeout: 5000 }).catch(() => {});
+      }
+    }
     await this.pick(row);
   }
 
