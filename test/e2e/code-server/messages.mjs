@@ -78,8 +78,7 @@ export async function messagesChecks({ page, wb, workspace, run, helpers }) {
     const col = text[line - 1].indexOf("company") + 1;
     await wb.goto(line, col + 2);
     const cursor = await wb.cursorBox();
-    await wb.mouseTo(cursor.x + 2, cursor.y + cursor.height / 2);
-    const hover = await wb.hoverWith(["in an expression, input is the workflow's input", 'after the prompt, under "Input:"'], 30_000);
+    const hover = await wb.hoverAt(cursor.x + 2, cursor.y + cursor.height / 2, ["in an expression, input is the workflow's input", 'after the prompt, under "Input:"']);
     if (oldWording(hover)) throw new Error(`the hover has the old wording ${oldWording(hover)}: ${hover}`);
     await wb.showProblems();
     const rows = await page.evaluate(problemRowsOf, [SP500_FILE]);

@@ -48,10 +48,15 @@ export async function testingChecks({ page, wb, workspace, run }) {
     await summary(`${total - 1}/${total}`);
     // The gutter marks the failed scenario's line (`- name: two pull requests`) with the failed icon.
     const nameLine = page.locator(".monaco-editor .view-line", { hasText: `name: ${(Array.isArray(inFile) ? inFile : inFile.scenarios)[0].name}` }).first();
-    const nameBox = await nameLine.boundingBox();
-    if (!nameBox) throw new Error("the failed scenario's line is not drawn");
-    const icons = await page.locator(".monaco-editor .testing-run-glyph.codicon-testing-failed-icon").evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => r.y + r.height / 2));
-    if (!icons.some((y) => y >= nameBox.y && y <= nameBox.y + nameBox.height)) throw new Error(`no failed-test icon in the gutter of the scenario's line (icons at y ${JSON.stringify(icons)}, line at ${nameBox.y})`);
+    // (the gutter follows the run's end a moment later: a spinner first)
+    let icons = [];
+    let nameBox;
+    for (const until = Date.now() + 30_000; ; await page.waitForTimeout(250)) {
+      nameBox = await nameLine.boundingBox();
+      icons = await page.locator(".monaco-editor .testing-run-glyph.codicon-testing-failed-icon").evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => r.y + r.height / 2));
+      if (nameBox && icons.some((y) => y >= nameBox.y && y <= nameBox.y + nameBox.height)) break;
+      if (Date.now() > until) throw new Error(`no failed-test icon in the gutter of the scenario's line (icons at y ${JSON.stringify(icons)}, line at ${nameBox?.y})`);
+    }
     // The failure is written after the expectation's line (`steps:`): the diff's "expected != actual".
     const expectation = page.locator(".monaco-editor .view-line", { hasText: WRONG_STEPS_LINE }).first();
     const inline = page.locator(".monaco-editor .test-error-content-widget", { hasText: "!=" }).first();
@@ -110,8 +115,8 @@ export async function testingChecks({ page, wb, workspace, run }) {
     await wb.escape();
     await wb.open(workflow);
     await wb.goto(line, col + 3);
-    const cursor = await wb.cursorBox();
-    const hover = await wb.hoverAt(cursor.x + 2, cursor.y + cursor.height / 2, ["Value in this scenario", JSON.stringify(first.input.repo)]);
+    // by the keyboard at the cursor: the lenses drawn after the file opens shift the lines under a mouse
+    const hover = await wb.hoverAtCursor(["Value in this scenario", JSON.stringify(first.input.repo)]);
     if (!hover.includes(first.name)) throw new Error(`the hover does not name the scenario ${JSON.stringify(first.name)}: ${hover}`);
     await wb.screenshot("hover-value.png");
     await wb.escape();
