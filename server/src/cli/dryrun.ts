@@ -10,7 +10,7 @@ import { decodeUtf8 } from "../document/decode";
 import type { Position } from "../document/document";
 import { explore, type Exploration } from "../run/explore";
 import { generatedInput, isScenariosFileName, scenariosNamesFor, workflowNamesFor, type ScenarioResult } from "../run/scenarios";
-import { parseScenariosText, runScenarios, workflowPathsFor, type ParsedScenarios } from "../run/scenarioRuns";
+import { findingsReason, parseScenariosText, runnableWorkflow, runScenarios, workflowPathsFor, type ParsedScenarios, type UnrunnableWorkflow } from "../run/scenarioRuns";
 import { simulate, type RunError, type Trace, type TraceStep } from "../run/simulate";
 import { readDecoded } from "./check";
 import { collectFiles, reasonOf } from "./files";
@@ -33,11 +33,8 @@ export type Overlay = ReadonlyMap<string, string>;
 const overlaid = (file: string, overlay: Overlay | undefined): string | undefined => overlay?.get(resolve(file));
 const exists = (file: string, overlay: Overlay | undefined): boolean => overlaid(file, overlay) !== undefined || existsSync(file);
 
-/** Why a workflow cannot be dry-run: unreadable, not parsing, or with findings (the runtime would not register it). */
-export type WorkflowProblem =
-  | { kind: "read"; reason: string }
-  | { kind: "parse"; line?: number; column?: number; message?: string }
-  | { kind: "findings"; count: number };
+/** Why a workflow cannot be dry-run: unreadable, or not runnable (not parsing, or with findings). */
+export type WorkflowProblem = { kind: "read"; reason: string } | UnrunnableWorkflow;
 
 /** A workflow read and checked: its value when the runtime would register it, else why not. */
 export type LoadedWorkflow = { ok: true; value: unknown } | { ok: false; problem: WorkflowProblem };
@@ -45,14 +42,7 @@ export type LoadedWorkflow = { ok: true; value: unknown } | { ok: false; problem
 /** A workflow's bytes (the format from `formatName`'s extension, else sniffed), checked as `lwir validate` checks them. */
 export function checkedWorkflow(bytes: Uint8Array, formatName: string): LoadedWorkflow {
   const { text, invalidUtf8, format } = readDecoded(decodeUtf8(bytes), formatName);
-  const analysis = analyzeText(text, format, invalidUtf8);
-  const doc = analysis.document;
-  if (doc.parseErrors.length > 0 || doc.tooDeep) {
-    const first = doc.parseErrors[0];
-    return { ok: false, problem: first ? { kind: "parse", line: first.range.start.line + 1, column: first.range.start.character + 1, message: first.message } : { kind: "parse" } };
-  }
-  if (analysis.findings.length > 0) return { ok: false, problem: { kind: "findings", count: analysis.findings.length } };
-  return { ok: true, value: doc.value };
+  return runnableWorkflow(analyzeText(text, format, invalidUtf8));
 }
 
 export function loadWorkflow(file: string, overlay?: Overlay): LoadedWorkflow {
@@ -71,7 +61,7 @@ export function loadWorkflow(file: string, overlay?: Overlay): LoadedWorkflow {
 function cliReason(file: string, problem: WorkflowProblem): { code: 1 | 2; reason: string } {
   if (problem.kind === "read") return { code: 2, reason: problem.reason };
   if (problem.kind === "parse") return { code: 1, reason: `does not parse (lwir validate ${file} shows where)` };
-  return { code: 1, reason: `${problem.count} ${problem.count === 1 ? "finding" : "findings"}: the runtime would not register it (lwir validate ${file} lists them)` };
+  return { code: 1, reason: `${findingsReason(problem.count)} (lwir validate ${file} lists them)` };
 }
 
 /** A scenarios file read with positions, or why it cannot be. */

@@ -6,39 +6,26 @@ import type { CancellationToken } from "vscode-languageserver";
 import { documentText } from "../document/decode";
 import { formatOf } from "../document/document";
 import { RUN_SCENARIOS_REQUEST, LIST_SCENARIOS_REQUEST, type ScenarioListResult, type ScenarioOutcome, type ScenarioRunResult } from "../protocol";
-import { parseScenariosText, runScenarios, runnableWorkflow, workflowPathsFor, type ParsedScenarios } from "../run/scenarioRuns";
+import { findingsReason, parseScenariosText, runScenarios, runnableWorkflow, workflowPathsFor, type ParsedScenarios } from "../run/scenarioRuns";
 import { workflowNamesFor } from "../run/scenarios";
 import { analyzeText, type Analysis } from "../service/analysis";
 import { fileNameOf } from "../service/workspace";
 import { uriBeside, type WorkspaceFileSource } from "../workspace/files";
+import { openOrRead, type TextRead } from "./openOrRead";
 import { isRecord } from "./requestGuards";
 import { lwirAnalysis, type ServerParts } from "./serverParts";
-
-type Read = { ok: true; text: string; invalidUtf8?: Array<{ offset: number; bytes: number[] }> } | { ok: false; missing: boolean; reason: string };
 
 /** A scenarios file read and parsed, and its workflow found (not yet analysed). */
 interface Loaded {
   result: ScenarioListResult;
   parsed?: Extract<ParsedScenarios, { ok: true }>;
-  workflow?: { uri: string; read: Extract<Read, { ok: true }> };
+  workflow?: { uri: string; read: Extract<TextRead, { ok: true }> };
 }
 
 export function registerScenarioFeatures(parts: ServerParts, fileSources: () => readonly WorkspaceFileSource[]): void {
   const { connection, documents, workspace, session, settings } = parts;
 
-  const read = async (uri: string): Promise<Read> => {
-    const open = documents.get(uri);
-    if (open) return { ok: true, text: open.getText() };
-    const source = fileSources().find((s) => s.handles(uri));
-    if (!source) return { ok: false, missing: false, reason: "the language server cannot read files here" };
-    const content = await source.read(uri, settings.current.maxFileSize);
-    switch (content.kind) {
-      case "text": return { ok: true, text: content.text, ...(content.invalidUtf8 ? { invalidUtf8: content.invalidUtf8 } : {}) };
-      case "missing": return { ok: false, missing: true, reason: "not found" };
-      case "tooLarge": return { ok: false, missing: false, reason: `too large (${content.size} bytes; lwir.maxFileSize is ${settings.current.maxFileSize})` };
-      case "unreadable": return { ok: false, missing: false, reason: content.reason };
-    }
-  };
+  const read = (uri: string): Promise<TextRead> => openOrRead(documents, fileSources(), uri, settings.current.maxFileSize, "lwir.maxFileSize");
 
   const load = async (uri: string): Promise<Loaded> => {
     const name = fileNameOf(uri);
@@ -82,7 +69,10 @@ export function registerScenarioFeatures(parts: ServerParts, fileSources: () => 
     if (!workflow) return erred(result.error ?? "no workflow");
     const runnable = runnableWorkflow(analysisOf(workflow));
     const workflowName = fileNameOf(workflow.uri);
-    if (!runnable.ok) return erred(`${workflowName} ${runnable.reason} (${runnable.reason === "does not parse" ? "its syntax error is" : "they are"} in the Problems view)`);
+    if (!runnable.ok) {
+      const problem = runnable.problem;
+      return erred(problem.kind === "parse" ? `${workflowName} does not parse (its syntax error is in the Problems view)` : `${workflowName} ${findingsReason(problem.count)} (they are in the Problems view)`);
+    }
     const scenarios: ScenarioOutcome[] = runScenarios(parsed, runnable.value, only).map((r) => ({
       name: r.scenario.name,
       position: r.scenario.position,

@@ -6,11 +6,14 @@
 import { CodeActionKind, type CodeAction, type CodeActionParams, type CompletionItem, type Diagnostic, type Position } from "vscode-languageserver";
 import { formatOf, parseDocument } from "../document/document";
 import type { LwirDocument } from "../document/types";
-import { isScenariosFileName, workflowNamesFor } from "../run/scenarios";
+import { workflowPathsFor } from "../run/scenarioRuns";
+import { isScenariosFileName } from "../run/scenarios";
 import { checkScenariosFile, type ScenarioFixData, type WorkflowBeside } from "../scenarios/check";
 import { scenarioCompletion } from "../scenarios/completion";
 import { fileNameOf } from "../service/workspace";
-import type { WorkspaceFileSource } from "../workspace/files";
+import { uriBeside, type WorkspaceFileSource } from "../workspace/files";
+import { openOrRead } from "./openOrRead";
+import { isRecord } from "./requestGuards";
 import type { ServerParts } from "./serverParts";
 
 /** Workflows above this size are not read for a scenarios file (lwir.maxFileSize applies to open ones). */
@@ -45,14 +48,13 @@ export class ScenarioFiles {
     try {
       const doc = this.scenariosDocument(uri);
       const declared = doc && isRecord(doc.value) && typeof doc.value.workflow === "string" ? doc.value.workflow : undefined;
-      const candidates = declared !== undefined ? [resolveUri(uri, declared)] : workflowNamesFor(fileNameOf(uri)).map((name) => resolveUri(uri, name));
       let workflow: Found["workflow"];
-      for (const candidate of candidates) {
-        if (candidate === undefined) continue;
-        const text = await this.textOf(candidate);
-        if (text === undefined) continue;
+      for (const path of workflowPathsFor(fileNameOf(uri), declared)) {
+        const candidate = uriBeside(uri, path);
+        const read = await openOrRead(this.parts.documents, this.sources(), candidate, MAX_WORKFLOW_SIZE);
+        if (!read.ok) continue;
         const format = formatOf(fileNameOf(candidate)) ?? "yaml";
-        workflow = { uri: candidate, name: fileNameOf(candidate), value: this.parse(candidate, text, format) };
+        workflow = { uri: candidate, name: fileNameOf(candidate), value: this.parse(candidate, read.text, format) };
         break;
       }
       this.found.set(uri, { ...(declared !== undefined ? { declared } : {}), ...(workflow ? { workflow } : {}) });
@@ -107,42 +109,12 @@ export class ScenarioFiles {
     return parseDocument(text.replace(/^\uFEFF/, ""), formatOf(fileNameOf(uri)) ?? "yaml");
   }
 
-  /** The text of a workflow: the open document's, else the file's; undefined when there is none. */
-  private async textOf(uri: string): Promise<string | undefined> {
-    const open = this.parts.documents.get(uri) ?? this.parts.documents.all().find((d) => sameFile(d.uri, uri));
-    if (open) return open.getText();
-    const folder = uri.slice(0, uri.lastIndexOf("/"));
-    const source = this.sources().find((s) => s.handles(folder));
-    if (!source) return undefined;
-    const content = await source.read(uri, MAX_WORKFLOW_SIZE);
-    return content.kind === "text" ? content.text : undefined;
-  }
-
   private parse(uri: string, text: string, format: "json" | "yaml"): unknown {
     const cached = this.parsed.get(uri);
     if (cached && cached.text === text) return cached.value;
     const value = parseDocument(text.replace(/^\uFEFF/, ""), format).value;
     this.parsed.set(uri, { text, value });
     return value;
-  }
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** A path relative to the scenarios file's URI, as a URI (`../flows/a.lwir.yaml` too). */
-function resolveUri(base: string, relative: string): string | undefined {
-  try {
-    return new URL(relative.split("/").map((p) => (p === ".." || p === "." ? p : encodeURIComponent(p))).join("/"), base).href;
-  } catch {
-    return undefined;
-  }
-}
-
-function sameFile(a: string, b: string): boolean {
-  try {
-    return decodeURIComponent(a) === decodeURIComponent(b);
-  } catch {
-    return false;
   }
 }
 

@@ -27,18 +27,32 @@ export function workflowPathsFor(scenariosFileName: string, declared: string | u
 
 /** What the dry run needs of a workflow's analysis (service/analysis.ts's Analysis has it). */
 export interface WorkflowCheck {
-  document: { value: unknown; parseErrors: readonly unknown[]; tooDeep?: unknown };
+  document: { value: unknown; parseErrors: ReadonlyArray<{ range: { start: { line: number; character: number } }; message: string }>; tooDeep?: unknown };
   findings: readonly unknown[];
 }
 
-/** A workflow the runtime would register (its value), or why it would not (the caller adds where to look). */
-export type RunnableWorkflow = { ok: true; value: unknown } | { ok: false; reason: string };
+/** Why the runtime would not register a workflow: it does not parse (where, when known), or it has findings. */
+export type UnrunnableWorkflow =
+  | { kind: "parse"; line?: number; column?: number; message?: string }
+  | { kind: "findings"; count: number };
+
+/** A workflow the runtime would register (its value), or why it would not (the caller words it). */
+export type RunnableWorkflow = { ok: true; value: unknown } | { ok: false; problem: UnrunnableWorkflow };
 
 export function runnableWorkflow(analysis: WorkflowCheck): RunnableWorkflow {
-  if (analysis.document.parseErrors.length > 0 || analysis.document.tooDeep) return { ok: false, reason: "does not parse" };
-  const n = analysis.findings.length;
-  if (n > 0) return { ok: false, reason: `${n} ${n === 1 ? "finding" : "findings"}: the runtime would not register it` };
-  return { ok: true, value: analysis.document.value };
+  const doc = analysis.document;
+  if (doc.parseErrors.length > 0 || doc.tooDeep) {
+    const first = doc.parseErrors[0];
+    return { ok: false, problem: first ? { kind: "parse", line: first.range.start.line + 1, column: first.range.start.character + 1, message: first.message } : { kind: "parse" } };
+  }
+  const count = analysis.findings.length;
+  if (count > 0) return { ok: false, problem: { kind: "findings", count } };
+  return { ok: true, value: doc.value };
+}
+
+/** "N finding(s): the runtime would not register it", as the CLI and the editor both say it. */
+export function findingsReason(count: number): string {
+  return `${count} ${count === 1 ? "finding" : "findings"}: the runtime would not register it`;
 }
 
 /** Runs the file's scenarios (only those named `only`, when given) against a registered workflow's value. */
