@@ -107,6 +107,24 @@ export async function quietChecks({ page, wb, workspace, run }) {
     return { line: i + 1, col: lines[i].indexOf(`${key}:`) + key.length + 3 };
   };
 
+  /**
+   * Scrolls the editor to its very top (Ctrl+Up, "Scroll Line Up", leaves the cursor where it is): Ctrl+Home
+   * stops at line 1's top, which leaves the lens above line 1 just out of view, and VS Code redraws a lens
+   * only while it is in view (it catches up when it scrolls back in), so the lens read must be one a user sees.
+   */
+  const lensInView = async () => {
+    const scrollTop = () => page.evaluate(() => {
+      const lines = document.querySelector(".editor-instance .monaco-editor.focused .lines-content") ?? document.querySelector(".monaco-editor.focused .lines-content");
+      return lines ? -parseFloat(lines.style.top || "0") : NaN;
+    });
+    for (let i = 0; i < 5 && (await scrollTop()) > 0; i++) {
+      await page.keyboard.press("Control+ArrowUp");
+      await page.waitForTimeout(100);
+    }
+    const top = await scrollTop();
+    if (top !== 0) throw new Error(`the editor stays scrolled by ${top} px: the lens above line 1 is out of view`);
+  };
+
   /** Tries whose lens did not follow after the pause (the check after the quiet-typing one reports them). */
   const lensAfterPause = [];
   writeFileSync(file(FILE), TEXT);
@@ -127,7 +145,7 @@ export async function quietChecks({ page, wb, workspace, run }) {
     await wb.escape();
     await wb.openFromExplorer(FILE);
     await page.locator(LWIR_STATUS, { hasText: /wfver_/ }).waitFor();
-    await wb.hidePanel(); // the whole file in view: the lens on line 1 stays visible while lines 16–24 are typed in
+    await wb.hidePanel(); // the whole file in view: with the editor at its top (lensInView), the lens on line 1 stays visible while lines 16–24 are typed in
     // The setting has reached the extension once a held squiggle shows by itself (the first try, not counted).
     {
       const at = lineOf(TEXT, "model");
@@ -154,6 +172,7 @@ export async function quietChecks({ page, wb, workspace, run }) {
         for (let k = 1; k < at.line; k++) await page.keyboard.press("ArrowDown");
         for (let k = 1; k < at.col; k++) await page.keyboard.press("ArrowRight");
         await wb.waitForCursor(at.line, at.col);
+        await lensInView();
         const lensBefore = await lensTexts();
         await page.keyboard.press("Shift+End");
         // The clock starts just before the last key goes down: Playwright's press holds a key down for the

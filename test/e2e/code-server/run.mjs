@@ -26,7 +26,6 @@ const DRIVE_TIMEOUT_MS = Number(process.env.LWIR_E2E_DRIVE_TIMEOUT_MS ?? 30 * 60
  */
 const PENDING = new Map([
   ["the hover's \"Examples and details\" link", "seen passing when run after the hover check alone; in the full run the workbench takes no key after the Markdown preview of the check before is closed (Ctrl+P opens nothing), a harness problem not yet solved"],
-  ["quiet typing: after the pause the code lens", "VS Code asks for the lenses again after the pause and gets the new count from the extension (seen in its log), but the lens drawn keeps its old title; after an edit it does follow (about 550 ms behind the status bar)"],
 ]);
 // UI waits are generous: the machine may be busy with other parts or builds; they return as soon as the state is there.
 const UI_TIMEOUT_MS = Number(process.env.LWIR_E2E_UI_TIMEOUT_MS ?? 30_000);
