@@ -54,8 +54,18 @@ async function dryRun(client: BaseLanguageClient, traces: TraceDocuments, arg: u
   else vscode.window.setStatusBarMessage(`$(beaker) Dry run of ${name}: ${result.trace.status}, ${result.trace.steps.length} step run${result.trace.steps.length === 1 ? "" : "s"}`, 5000);
   const uri = traces.put(source, name, traceDocumentText(result, name));
   const doc = await vscode.workspace.openTextDocument(uri);
-  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+  await vscode.window.showTextDocument(doc, { viewColumn: traceColumn(), preview: true, preserveFocus: true });
   return result;
+}
+
+/** Beside the active editor, past any group showing the graph view (the trace must not hide the overlay). */
+function traceColumn(): vscode.ViewColumn {
+  const graphs = new Set(vscode.window.tabGroups.all
+    .filter((g) => g.activeTab?.input instanceof vscode.TabInputWebview && g.activeTab.input.viewType.endsWith("lwir.graph"))
+    .map((g) => g.viewColumn));
+  let column = (vscode.window.activeTextEditor?.viewColumn ?? vscode.ViewColumn.One) + 1;
+  while (graphs.has(column)) column++;
+  return column;
 }
 
 /** The trace document: what the server wrote (the CLI's words), after a line saying which version it ran. */
