@@ -46,7 +46,8 @@ export async function dryRunChecks({ page, wb, workspace, run }) {
   /** The workflow open, its graph drawn beside it, the editor focused. */
   const openWithGraph = async (name) => {
     await closeAll();
-    await wb.open(name);
+    // from the explorer: VS Code for the Web's quick open has no file search in test-web
+    await wb.openFromExplorer(name);
     await wb.command("LWIR: Open Graph");
     await view().locator("svg#canvas g[data-id]").first().waitFor({ timeout: 60_000 });
     await page.locator(".tab", { hasText: name }).first().click();
