@@ -5,6 +5,7 @@ import { CLIENT_ID, CLIENT_NAME, clientOptions } from "./clientOptions";
 import { QuietTyping } from "./quietTypingClient";
 import { registerGraphView } from "./graphPanel";
 import { registerPromptPreview } from "./promptPreview";
+import { registerDryRunCommand } from "./dryRunCommand";
 import { registerCommands } from "./commands";
 import { IndicatorRecords, registerFeatures } from "./workflowVersionUi";
 import { serveWorkspaceFiles } from "./workspaceFiles";
@@ -34,6 +35,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   registerFeatures(context, client, records);
   registerGraphView(context, client, outputChannel);
   registerPromptPreview(context, client);
+  registerDryRunCommand(context, client);
   registerCommands(context, client, outputChannel);
   registerTestExplorer(context, client);
 }

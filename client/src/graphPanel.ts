@@ -8,6 +8,8 @@ import type { BaseLanguageClient } from "vscode-languageclient";
 import { GRAPH_REQUEST, OPEN_GRAPH_COMMAND, type GraphParams, type GraphResult } from "../../server/src/protocol";
 import type { FromWebview, GraphViewState, ToWebview } from "../../webview/graph/messages";
 import { GRAPH_STYLE, stepAt } from "../../webview/graph/view";
+import { OVERLAY_STYLE } from "../../webview/graph/overlay";
+import { lastDryRun, onDidDryRun } from "./dryRunCommand";
 
 const VIEW_TYPE = "lwir.graph";
 const LANGUAGES = new Set(["json", "jsonc", "yaml"]);
@@ -48,6 +50,8 @@ class GraphView implements vscode.Disposable {
   private generation = 0;
   private ready = false;
   private fitNext = true;
+  /** The document of the last graph posted (a new page or another document gets its last dry run). */
+  private posted: string | undefined;
 
   constructor(private readonly context: vscode.ExtensionContext, private readonly client: BaseLanguageClient, private readonly log?: vscode.LogOutputChannel) {
     this.listeners = [
@@ -61,6 +65,8 @@ class GraphView implements vscode.Disposable {
         if (editor.document.uri.toString() === this.uri?.toString()) return;
         void this.follow(editor.document.uri);
       }),
+      // a new dry run of the document shown: drawn over the graph
+      onDidDryRun((run) => { if (this.uri && run.uri === this.protocolUri(this.uri)) this.post({ type: "dryRun", run }); }),
       vscode.window.onDidChangeTextEditorSelection((e) => {
         if (!this.panel || e.textEditor.document.uri.toString() !== this.uri?.toString() || !this.last) return;
         this.post({ type: "select", id: stepAt(this.last.graph, e.selections[0].active) });
@@ -87,6 +93,7 @@ class GraphView implements vscode.Disposable {
     this.panel?.dispose();
     this.panel = panel;
     this.ready = false;
+    this.posted = undefined;
     panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.context.extensionUri, "dist", "webview")] };
     panel.webview.html = this.html(panel.webview);
     this.panelListeners = [
@@ -137,6 +144,7 @@ class GraphView implements vscode.Disposable {
     if (!uri || !this.panel || !this.ready) return;
     const generation = ++this.generation;
     const editAt = this.editAt;
+    const changedDocument = this.posted !== uri.toString();
     // after an edit, an answer at once on the last layout is welcome when only edges changed; the new
     // layout is asked for right after it (and replaces it unless another edit came first)
     const result = await this.ask(uri, false, editAt !== undefined).catch((error) => { this.log?.warn(`graph: ${String(error)}`); return null; });
@@ -147,7 +155,13 @@ class GraphView implements vscode.Disposable {
     const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
     const selected = editor ? stepAt(result.graph, editor.selection.active) : undefined;
     this.post({ type: "graph", result, fit: this.fitNext, editAt, selected: selected ?? "" });
+    if (changedDocument) this.post({ type: "dryRun", run: lastDryRun(result.uri) });
     this.fitNext = false;
+    this.posted = uri.toString();
+  }
+
+  private protocolUri(uri: vscode.Uri): string {
+    return this.client.code2ProtocolConverter.asUri(uri);
   }
 
   private post(message: ToWebview): void {
@@ -159,6 +173,7 @@ class GraphView implements vscode.Disposable {
       case "ready":
         // a page VS Code reloaded (the tab was hidden) keeps its saved position; a new page fits (main.ts)
         this.ready = true;
+        this.posted = undefined;
         this.schedule(0);
         return;
       case "reveal":
@@ -242,6 +257,7 @@ class GraphView implements vscode.Disposable {
   .legend .item { display: inline-flex; align-items: center; gap: 4px; white-space: nowrap; }
   .legend svg.sample { overflow: visible; }
 ${GRAPH_STYLE}
+${OVERLAY_STYLE}
 </style>
 </head>
 <body>

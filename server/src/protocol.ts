@@ -5,6 +5,7 @@
 // Plain data only: the client's bundles import it too (the graph types are type-only imports).
 import type { GraphLayout } from "./graph/layout";
 import type { WorkflowGraph } from "./graph/model";
+import type { DryRunReport } from "./run/overlay";
 
 /** The configuration section of our settings (`lwir.validation.enable`, …): the server asks for it, the client syncs it. */
 export const SETTINGS_SECTION = "lwir";
@@ -261,6 +262,25 @@ export interface PreviewPromptArgs {
   uri: string;
   stepPath: string;
 }
+
+/**
+ * Custom request: `DryRunParams` → `DryRunResult | null` (null: not an open LWIR document). "LWIR: Dry run":
+ * the workflow's editor text run in the current scenario (as for `lwir/previewPrompt`): the trace as
+ * `lwir run --dry --format json` has it, its text, and the graph view's overlay; or `error` when the
+ * workflow cannot run (it has problems).
+ */
+export const DRY_RUN_REQUEST = "lwir/dryRun";
+
+export interface DryRunParams {
+  textDocument: { uri: string };
+}
+
+export type DryRunResult = { uri: string; version: number } & (DryRunReport | { scenario: string; error: string });
+
+export type { DryRunReport, DryRunOverlay, OverlayStep, OverlayChoice, OverlayFailure } from "./run/overlay";
+
+/** Client command "LWIR: Dry run" (argument: a document URI, optional; else the active editor's). */
+export const DRY_RUN_COMMAND = "lwir.dryRun";
 
 // ---- the Test Explorer (client/src/testExplorer.ts ↔ server/src/lsp/scenarioFeatures.ts) -------------
 // Scenarios files (`NAME.lwir.test.yaml|yml|json`, docs/dry-run.md) listed and run as `lwir test` runs them,

@@ -152,8 +152,8 @@ describe("the client and the server share one protocol module", () => {
   test("the protocol module is plain data: it imports types only, so the client bundles none of the server", () => {
     const imports = importsOf(PROTOCOL);
     assert.deepEqual(imports.filter((i) => !i.typeOnly).map((i) => i.specifier), []);
-    // the graph view's types, and the answer of lwir/previewPrompt (the dry run's types)
-    assert.deepEqual(imports.map((i) => i.specifier), ["./graph/layout", "./graph/model", "./run/preview"]);
+    // the graph view's types, and the answers of lwir/dryRun and lwir/previewPrompt (the dry run's types)
+    assert.deepEqual(imports.map((i) => i.specifier), ["./graph/layout", "./graph/model", "./run/overlay", "./run/preview", "./run/overlay"]);
   });
 });
 

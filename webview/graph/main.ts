@@ -4,6 +4,8 @@
 // the page and its stylesheet (view.ts's GRAPH_STYLE among it) come from client/src/graphPanel.ts.
 import { EDGE_LOOKS, drawGraph, fitTransform, legendSample, navigate, searchNodes, standaloneSvg, type GraphData, type NavigationKey, type VNode } from "./view";
 import type { FromWebview, GraphViewState, ToWebview } from "./messages";
+import { applyOverlay } from "./overlayDom";
+import type { DryRunResult } from "../../server/src/protocol";
 
 declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void; getState(): GraphViewState | undefined; setState(state: GraphViewState): void };
 
@@ -19,6 +21,9 @@ let selected: string | undefined;
 let focused: string | undefined;
 let matches: string[] = [];
 let matchIndex = -1;
+/** The last dry run of this document, drawn over the graph (overlayDom.ts), and the version drawn. */
+let dryRun: DryRunResult | undefined;
+let version = -1;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const svg = document.getElementById("canvas") as unknown as SVGSVGElement;
@@ -68,6 +73,7 @@ function redraw(): void {
   if (!data) return;
   const tree = drawGraph(data, { selected, matches: new Set(matches) });
   viewport.replaceChildren(build(tree));
+  applyOverlay(viewport, data, dryRun?.uri === uri ? dryRun : undefined, version, () => { dryRun = undefined; redraw(); });
   if (focused) nodeElement(focused)?.classList.add("focused");
   // the matches are what is highlighted (a node the layout has no box for is not drawn, so not found)
   const drawn = new Set(Array.from(viewport.querySelectorAll<SVGGElement>(".match[data-id]"), (e) => e.dataset.id));
@@ -146,6 +152,7 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
     if (result.uri !== uri) hasPosition = false; // another document: start from its fitted view
     uri = result.uri;
     data = { graph: result.graph, layout: result.layout };
+    version = result.version;
     if (message.selected !== undefined) selected = message.selected;
     if (search.value.trim() !== "") matches = searchNodes(data.graph, search.value);
     redraw();
@@ -174,6 +181,9 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
     const nodes = viewport.querySelectorAll("[data-id]").length;
     const edges = Array.from(viewport.querySelectorAll<SVGGElement>("g.edge"), (e) => `${e.dataset.from}->${e.dataset.to}:${e.classList[1]}`);
     vscode.postMessage({ type: "drawn", drawn: { uri: result.uri, version: result.version, parseOk: result.parseOk, steps, nodes, edges }, drawMs, editToDrawMs });
+  } else if (message.type === "dryRun") {
+    dryRun = message.run;
+    redraw();
   } else if (message.type === "select") {
     if (selected === message.id) return;
     if (selected) nodeElement(selected)?.classList.remove("selected");

@@ -1,11 +1,13 @@
 // Messages between the extension (client/src/graphPanel.ts) and the graph webview (main.ts).
-import type { GraphResult } from "../../server/src/protocol";
+import type { DryRunResult, GraphResult } from "../../server/src/protocol";
 
 export type ToWebview =
   /** A new answer of the server; `editAt` is when the edit it follows was seen (Date.now()), for the timing. */
   | { type: "graph"; result: GraphResult; fit?: boolean; editAt?: number; selected?: string }
   /** The step under the editor's cursor (undefined: none). */
-  | { type: "select"; id: string | undefined };
+  | { type: "select"; id: string | undefined }
+  /** The last dry run of the document shown (overlay.ts draws it), or none. */
+  | { type: "dryRun"; run: DryRunResult | undefined };
 
 export type FromWebview =
   | { type: "ready" }

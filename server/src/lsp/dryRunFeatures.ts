@@ -1,12 +1,13 @@
 // The dry run in the editor (docs/dry-run.md#in-the-editor): the "Preview prompt" code lens on each
-// ai.generate step, the `lwir/previewPrompt` request its document is drawn from, and the values the hover
-// adds inside `{{ }}`. The run itself is run/preview.ts (pure); here: finding the scenarios file beside the
+// ai.generate step, the `lwir/previewPrompt` request its document is drawn from, the values the hover
+// adds inside `{{ }}`, and `lwir/dryRun` ("LWIR: Dry run": the trace and the graph view's overlay). The run itself is run/preview.ts (pure); here: finding the scenarios file beside the
 // workflow (an open document's text, else read where the workspace scan reads files: the disk in Node, the
 // client in the browser), one cached run per document version and scenarios text, and the LSP shapes.
 import type { CancellationToken, CodeLens, Position, Range } from "vscode-languageserver";
 import { formatOf, parseDocument } from "../document/document";
 import { templateAt } from "../lwir/expressions";
-import { PREVIEW_PROMPT_COMMAND, PREVIEW_PROMPT_REQUEST, type PreviewPromptArgs, type PromptPreview } from "../protocol";
+import { DRY_RUN_REQUEST, PREVIEW_PROMPT_COMMAND, PREVIEW_PROMPT_REQUEST, type DryRunResult, type PreviewPromptArgs, type PromptPreview } from "../protocol";
+import { dryRunReport } from "../run/overlay";
 import {
   currentScenario, dryRunView, expressionValue, expressionValueMarkdown, previewPrompt, stepAt, stepsUsing,
   type DryRunView, type ScenariosSource,
@@ -45,11 +46,28 @@ export class DryRuns {
       if (this.parts.client().codeLensRefresh) void connection.sendRequest("workspace/codeLens/refresh").catch(() => {});
     });
     const preview = session.documentRequest("previewPrompt", (params: { textDocument: { uri: string }; stepPath: string }) => this.previewPrompt(params.textDocument.uri, params.stepPath));
+    const dryRun = session.documentRequest("dryRun", (params: { textDocument: { uri: string } }) => this.dryRun(params.textDocument.uri));
+    connection.onRequest(DRY_RUN_REQUEST, (params: unknown, token: CancellationToken) => {
+      const p = isRecord(params) ? params : {};
+      const uri = isRecord(p.textDocument) && typeof p.textDocument.uri === "string" ? p.textDocument.uri : typeof p.uri === "string" ? p.uri : undefined;
+      return dryRun({ textDocument: { uri: uri as string } }, token);
+    });
     connection.onRequest(PREVIEW_PROMPT_REQUEST, (params: unknown, token: CancellationToken) => {
       const p = isRecord(params) ? params : {};
       const uri = typeof p.uri === "string" ? p.uri : isRecord(p.textDocument) ? p.textDocument.uri : undefined;
       return preview({ textDocument: { uri: uri as string }, stepPath: typeof p.stepPath === "string" ? p.stepPath : "" }, token);
     });
+  }
+
+  /** "LWIR: Dry run": the current scenario's run of this version of the document, as trace, text and overlay. */
+  async dryRun(uri: string): Promise<DryRunResult | null> {
+    const analysis = lwirAnalysis(this.parts.workspace, uri);
+    const document = this.parts.documents.get(uri);
+    if (!analysis || !document) return null;
+    const version = document.version;
+    const found = await this.view(uri, analysis);
+    if ("refused" in found) return { uri, version, scenario: found.scenario, error: `No dry run: ${found.refused}` };
+    return { uri, version, ...dryRunReport(analysis.document.value, found.view, `Dry run of ${fileNameOf(uri)}`) };
   }
 
   /** "Preview prompt" on the `id` of each ai.generate step (the step's start without one), unless turned off. */

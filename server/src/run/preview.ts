@@ -18,6 +18,10 @@ export interface CurrentScenario {
   /** `scenario "two tickets" (flow.lwir.test.yaml)`, or `the generated input` (with why, when a scenarios file is there but unusable). */
   label: string;
   input: unknown;
+  /** Where the input comes from, in the words of `lwir run --dry` ("from the scenario", "generated from input.schema"). */
+  inputFrom: string;
+  /** No scenario (no scenarios file, or none usable): the input and every output are generated. */
+  generated: boolean;
   outputs: Record<string, unknown>;
 }
 
@@ -27,9 +31,11 @@ export interface ScenariosSource {
   doc: LwirDocument;
 }
 
+const GENERATED = "generated from input.schema";
+
 /** The first scenario of the scenarios file, else the generated input (`lwir run --dry` with no --scenario). */
 export function currentScenario(workflow: unknown, scenarios: ScenariosSource | undefined): CurrentScenario {
-  const generated = (why = ""): CurrentScenario => ({ label: `the generated input${why}`, input: generatedInput(workflow), outputs: {} });
+  const generated = (why = ""): CurrentScenario => ({ label: `the generated input${why}`, input: generatedInput(workflow), inputFrom: GENERATED, generated: true, outputs: {} });
   if (!scenarios) return generated();
   const { doc, name } = scenarios;
   if (doc.parseErrors.length > 0 || doc.tooDeep) return generated(` (${name} does not parse)`);
@@ -38,6 +44,8 @@ export function currentScenario(workflow: unknown, scenarios: ScenariosSource | 
   return {
     label: `scenario ${JSON.stringify(first.name)} (${name})`,
     input: first.hasInput ? first.input : generatedInput(workflow),
+    inputFrom: first.hasInput ? "from the scenario" : GENERATED,
+    generated: false,
     outputs: first.outputs,
   };
 }

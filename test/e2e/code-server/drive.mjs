@@ -19,6 +19,7 @@ import { LWIR_STATUS, NEUTRAL, Workbench, escapeRe, problemRows, suggestLabels }
 import { messagesChecks } from "./messages.mjs";
 import { workspaceChecks } from "./workspace.mjs";
 import { testingChecks } from "./testing.mjs";
+import { dryRunChecks, placeDryRunFiles } from "./dryrun.mjs";
 
 const BROKEN = "broken-review.lwir.yaml";
 const VALID = "release-notes.lwir.json";
@@ -623,6 +624,9 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
 
   // ---- issue #24's Test Explorer: the scenarios files run from the Testing view -----------------------
   await testingChecks({ page, wb, workspace, run });
+
+  // ---- issue #24's LWIR: Dry run: the trace, and its overlay on the graph view ------------------------
+  await dryRunChecks({ page, wb, workspace, run });
 
   // ---- issue #14's authoring session, from empty files (last: it resizes the window) -------------------
   await authoringChecks({ page, wb, workspace, run, screenshots, helpers: { expectedRows, waitForEqual, waitForFile } });

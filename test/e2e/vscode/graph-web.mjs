@@ -2,7 +2,8 @@
 // with the workspace folder mounted, our own Playwright page on its workbench, and the code-server checks
 // of the graph (test/e2e/code-server/graph.mjs, through the same workbench driver): the view draws one
 // node per step, a click selects the step, the cursor highlights its node, a typed `needs` entry adds the
-// edge, a broken document keeps the last graph under a banner, a theme switch recolours the view.
+// edge, a broken document keeps the last graph under a banner, a theme switch recolours the view; then
+// "LWIR: Dry run" (test/e2e/code-server/dryrun.mjs): the CLI's trace from the web worker's server, and the overlay.
 //
 // Why the workbench is opened at http://lwir-e2e.localhost:PORT and not at the address the server
 // listens on: VS Code for the Web loads every webview from its own origin, test-web's
@@ -30,6 +31,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { ROOT } from "../lib.mjs";
 import { GRAPH_FILE, graphChecks, placeGraphFile } from "../code-server/graph.mjs";
+import { dryRunChecks, placeDryRunFiles } from "../code-server/dryrun.mjs";
 import { Workbench } from "../code-server/workbench.mjs";
 
 const options = JSON.parse(process.argv[2]);
@@ -47,6 +49,7 @@ mkdirSync(options.screenshots, { recursive: true });
 writeFileSync(browserLog, "");
 
 placeGraphFile(options.workspace);
+placeDryRunFiles(options.workspace);
 const server = await runServer(options.host, options.port, {
   extensionDevelopmentPath: options.extensionDevelopmentPath,
   build: { type: "static", location: options.build },
@@ -95,6 +98,8 @@ try {
     loaded = true;
   });
   if (loaded) await graphChecks({ page, wb, workspace: options.workspace, run, screenshots: options.screenshots, codeServerOnly: false });
+  // issue #24's dry run, its server in the browser's web worker: the CLI's trace, drawn over the graph
+  if (loaded) await dryRunChecks({ page, wb, workspace: options.workspace, run });
 } catch (e) {
   failures++;
   console.error(`graph-web: ${e instanceof Error ? e.stack ?? e.message : e}`);
