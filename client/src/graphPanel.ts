@@ -8,6 +8,8 @@ import type { BaseLanguageClient } from "vscode-languageclient";
 import { GRAPH_REQUEST, OPEN_GRAPH_COMMAND, type GraphParams, type GraphResult } from "../../server/src/protocol";
 import type { FromWebview, GraphViewState, ToWebview } from "../../webview/graph/messages";
 import { GRAPH_STYLE, stepAt } from "../../webview/graph/view";
+import { EDIT_STYLE } from "../../webview/graph/editIntents";
+import { GraphEditing } from "./graphEditing";
 
 const VIEW_TYPE = "lwir.graph";
 const LANGUAGES = new Set(["json", "jsonc", "yaml"]);
@@ -18,6 +20,7 @@ export function registerGraphView(context: vscode.ExtensionContext, client: Base
   const view = new GraphView(context, client, log);
   context.subscriptions.push(
     view,
+    ...view.editing.commands(),
     vscode.commands.registerCommand(OPEN_GRAPH_COMMAND, (arg?: unknown) => view.open(documentUri(arg))),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: GraphViewState | undefined) => {
@@ -48,8 +51,16 @@ class GraphView implements vscode.Disposable {
   private generation = 0;
   private ready = false;
   private fitNext = true;
+  /** Editing from the graph (graphEditing.ts). */
+  readonly editing: GraphEditing;
 
   constructor(private readonly context: vscode.ExtensionContext, private readonly client: BaseLanguageClient, private readonly log?: vscode.LogOutputChannel) {
+    this.editing = new GraphEditing(client, {
+      uri: () => this.uri,
+      graph: () => this.last?.graph,
+      selections: () => this.last?.selections,
+      run: (command) => this.post({ type: "editCommand", command }),
+    }, log);
     this.listeners = [
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (!this.panel || e.contentChanges.length === 0 || e.document.uri.toString() !== this.uri?.toString()) return;
@@ -163,6 +174,8 @@ class GraphView implements vscode.Disposable {
         return;
       case "reveal":
         return this.reveal(message.id);
+      case "edit":
+        return this.editing.intent(message.intent);
       case "copyMermaid": {
         if (!this.uri) return;
         const result = await this.ask(this.uri, true).catch(() => null);
@@ -242,6 +255,7 @@ class GraphView implements vscode.Disposable {
   .legend .item { display: inline-flex; align-items: center; gap: 4px; white-space: nowrap; }
   .legend svg.sample { overflow: visible; }
 ${GRAPH_STYLE}
+${EDIT_STYLE}
 </style>
 </head>
 <body>

@@ -4,6 +4,7 @@
 // the page and its stylesheet (view.ts's GRAPH_STYLE among it) come from client/src/graphPanel.ts.
 import { EDGE_LOOKS, drawGraph, fitTransform, legendSample, navigate, searchNodes, standaloneSvg, type GraphData, type NavigationKey, type VNode } from "./view";
 import type { FromWebview, GraphViewState, ToWebview } from "./messages";
+import { installEditing } from "./editing";
 
 declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void; getState(): GraphViewState | undefined; setState(state: GraphViewState): void };
 
@@ -28,6 +29,7 @@ const status = $("status");
 const search = $<HTMLInputElement>("search");
 const empty = $("empty");
 const legend = $("legend");
+const editing = installEditing({ svg, viewport, stage: empty.parentElement!, data: () => data, send: (intent) => vscode.postMessage({ type: "edit", intent }) });
 
 // The legend: a sample of each edge look, drawn with the drawing's own classes (so its own colours).
 for (const { look, label, title } of EDGE_LOOKS) {
@@ -74,6 +76,7 @@ function redraw(): void {
   matches = matches.filter((id) => drawn.has(id));
   document.body.dataset.nodes = String(data.graph.nodes.filter((n) => n.kind === "step").length);
   document.body.dataset.edges = String(data.graph.edges.length);
+  editing.decorate();
 }
 
 function showMatches(): void {
@@ -174,6 +177,8 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
     const nodes = viewport.querySelectorAll("[data-id]").length;
     const edges = Array.from(viewport.querySelectorAll<SVGGElement>("g.edge"), (e) => `${e.dataset.from}->${e.dataset.to}:${e.classList[1]}`);
     vscode.postMessage({ type: "drawn", drawn: { uri: result.uri, version: result.version, parseOk: result.parseOk, steps, nodes, edges }, drawMs, editToDrawMs });
+  } else if (message.type === "editCommand") {
+    editing.run(message.command);
   } else if (message.type === "select") {
     if (selected === message.id) return;
     if (selected) nodeElement(selected)?.classList.remove("selected");
