@@ -30,6 +30,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { ROOT } from "../lib.mjs";
 import { GRAPH_FILE, graphChecks, placeGraphFile } from "../code-server/graph.mjs";
+import { graphEditChecks, placeEditFile } from "../code-server/graph-edit.mjs";
 import { Workbench } from "../code-server/workbench.mjs";
 
 const options = JSON.parse(process.argv[2]);
@@ -47,6 +48,7 @@ mkdirSync(options.screenshots, { recursive: true });
 writeFileSync(browserLog, "");
 
 placeGraphFile(options.workspace);
+placeEditFile(options.workspace);
 const server = await runServer(options.host, options.port, {
   extensionDevelopmentPath: options.extensionDevelopmentPath,
   build: { type: "static", location: options.build },
@@ -95,6 +97,7 @@ try {
     loaded = true;
   });
   if (loaded) await graphChecks({ page, wb, workspace: options.workspace, run, screenshots: options.screenshots, codeServerOnly: false });
+  if (loaded) await graphEditChecks({ page, wb, workspace: options.workspace, run });
 } catch (e) {
   failures++;
   console.error(`graph-web: ${e instanceof Error ? e.stack ?? e.message : e}`);
