@@ -108,8 +108,9 @@ export function installEditing(host: EditingHost): Editing {
         g.appendChild(hit);
       }
     }
+    const nodes = new Map(data.graph.nodes.map((n) => [n.id, n]));
     for (const g of viewport.querySelectorAll<SVGGElement>("g.step[data-id]")) {
-      const node = data.graph.nodes.find((n) => n.id === g.dataset.id);
+      const node = nodes.get(g.dataset.id ?? "");
       g.dataset.vscodeContext = JSON.stringify({ webviewSection: "step", lwirStep: g.dataset.id, lwirUses: node?.uses ?? "", preventDefaultContextMenuItems: true });
       const box = g.querySelector(":scope > rect.box, :scope > rect.group");
       if (!box || !node || node.problem) continue;

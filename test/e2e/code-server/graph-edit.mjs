@@ -1,7 +1,7 @@
 // Issue #26, editing from the graph view, with the mouse (no commands): a drag from a step's handle to
 // another step adds the `needs` entry to the text and the edge to the drawing, and Ctrl+Z in the editor
 // takes both back; a click on an edge and Delete removes it; the palette adds a step after the selected
-// one and the editor shows its id; a step others refer to, deleted from the view's context menu, asks
+// one and the editor shows its id; F2 on a step renames it through the editor's rename; a step others refer to, deleted from the view's context menu, asks
 // first, and "Remove the references too" removes it and their needs entries. Run in code-server (drive.mjs)
 // and in VS Code for the Web (test/e2e/vscode/graph-web.mjs).
 import { writeFileSync } from "node:fs";
@@ -148,6 +148,25 @@ export async function graphEditChecks({ page, wb, workspace, run }) {
     if (!(text.indexOf(`id: ${fresh[0]}`) > text.indexOf("id: shape") && text.indexOf(`id: ${fresh[0]}`) < text.indexOf("id: report"))) throw new Error(`${fresh[0]} is not after shape:\n${text}`);
     await page.locator('[id="status.editor.selection"]', { hasText: new RegExp(`\\(${fresh[0].length} selected\\)`) }).waitFor();
     log("code-server", `graph edit: the palette added ${fresh[0]} after shape`);
+  });
+
+  await run("graph edit: F2 on a step focused in the graph runs the editor's rename at its id", async () => {
+    // focus the drawing from the keyboard: a click on its empty corner, Home (the first step), Tab (the next)
+    const canvas = await view().locator("svg#canvas").boundingBox();
+    await page.mouse.click(canvas.x + canvas.width - 12, canvas.y + canvas.height - 12);
+    await page.keyboard.press("Home");
+    await view().locator('g.step.focused[data-id="fetch"]').waitFor({ state: "attached" });
+    await page.keyboard.press("Tab");
+    await view().locator('g.step.focused[data-id="shape"]').waitFor({ state: "attached" });
+    await page.keyboard.press("F2");
+    // (filled and confirmed on the input itself: keys sent before it has the focus would edit the text)
+    const input = page.locator(".monaco-editor .rename-box input").first();
+    await input.waitFor();
+    await input.fill("tidy");
+    await input.press("Enter");
+    await view().locator('g.step[data-id="tidy"]').waitFor({ state: "attached" });
+    // the step's id and the added step's needs entry (its entrypoint, shape.py, is no reference)
+    await waitForText((t) => t.includes("id: tidy") && /needs: \[tidy\]/.test(t) && !/id: shape|\[shape\]/.test(t), "the rename did not reach every reference");
   });
 
   await run("graph edit: deleting a step others need asks first, from the view's context menu; removing the references takes their needs entries too", async () => {
