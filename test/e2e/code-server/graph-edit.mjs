@@ -1,7 +1,8 @@
 // Issue #26, editing from the graph view, with the mouse (no commands): a drag from a step's handle to
 // another step adds the `needs` entry to the text and the edge to the drawing, and Ctrl+Z in the editor
 // takes both back; a click on an edge and Delete removes it; the palette adds a step after the selected
-// one and the editor shows its id; F2 on a step renames it through the editor's rename; a step others refer to, deleted from the view's context menu, asks
+// one and the editor shows its id; F2 on a step renames it through the editor's rename; a decision
+// dragged to a step asks case or default, and Alt+Down moves a selected case; a step others refer to, deleted from the view's context menu, asks
 // first, and "Remove the references too" removes it and their needs entries. Run in code-server (drive.mjs)
 // and in VS Code for the Web (test/e2e/vscode/graph-web.mjs).
 import { writeFileSync } from "node:fs";
@@ -27,6 +28,14 @@ const TEXT = [
   "    needs: [fetch]",
   "    with:",
   "      entrypoint: report.py",
+  "  - id: route",
+  "    uses: decision",
+  "    with:",
+  "      cases:",
+  '        - when: "{{ true }}"',
+  "          to: report",
+  '        - when: "{{ false }}"',
+  "          to: end",
   "",
 ].join("\n");
 
@@ -66,6 +75,20 @@ export async function graphEditChecks({ page, wb, workspace, run }) {
     const target = await centre(to);
     await page.mouse.move(target.x, target.y, { steps: 8 });
     await page.mouse.up();
+  };
+  /** Clicks an edge's line where nothing is drawn over it (a straight edge's box has no width, so Playwright
+   * would not click the element itself): at page coordinates. */
+  const clickLine = async (hit) => {
+    const point = await hit.evaluate((p) => {
+      for (let f = 0.5, k = 1; k < 20; f = 0.5 + (k % 2 ? 1 : -1) * Math.ceil(k / 2) * 0.045, k++) {
+        const at = p.getPointAtLength(p.getTotalLength() * f);
+        const screen = new DOMPoint(at.x, at.y).matrixTransform(p.getScreenCTM());
+        if (document.elementFromPoint(screen.x, screen.y) === p) return { x: screen.x, y: screen.y };
+      }
+      throw new Error("no point of the edge is clear of the boxes");
+    });
+    const frame = await page.frameLocator("iframe.webview.ready").locator("iframe#active-frame").boundingBox();
+    await page.mouse.click(frame.x + point.x, frame.y + point.y);
   };
   const focusEditor = async () => {
     const line = page.locator(".monaco-editor .view-line").first();
@@ -107,18 +130,7 @@ export async function graphEditChecks({ page, wb, workspace, run }) {
   await run("graph edit: a click on an edge selects it and Delete removes its needs entry", async () => {
     const edge = view().locator('g.edge.needs[data-from="fetch"][data-to="report"]');
     const hit = edge.locator("path.lwir-hit");
-    // a point on the line itself where nothing is drawn over it (a box), in the page's coordinates (a
-    // straight edge's box has no width, so Playwright would not click the element itself)
-    const point = await hit.evaluate((p) => {
-      for (let f = 0.5, k = 1; k < 20; f = 0.5 + (k % 2 ? 1 : -1) * Math.ceil(k / 2) * 0.045, k++) {
-        const at = p.getPointAtLength(p.getTotalLength() * f);
-        const screen = new DOMPoint(at.x, at.y).matrixTransform(p.getScreenCTM());
-        if (document.elementFromPoint(screen.x, screen.y) === p) return { x: screen.x, y: screen.y };
-      }
-      throw new Error("no point of the edge is clear of the boxes");
-    });
-    const frame = await page.frameLocator("iframe.webview.ready").locator("iframe#active-frame").boundingBox();
-    await page.mouse.click(frame.x + point.x, frame.y + point.y);
+    await clickLine(hit);
     await view().locator('g.edge.lwir-selected[data-from="fetch"][data-to="report"]').waitFor({ state: "attached" });
     await page.keyboard.press("Delete");
     await edge.waitFor({ state: "detached" });
@@ -167,6 +179,24 @@ export async function graphEditChecks({ page, wb, workspace, run }) {
     await view().locator('g.step[data-id="tidy"]').waitFor({ state: "attached" });
     // the step's id and the added step's needs entry (its entrypoint, shape.py, is no reference)
     await waitForText((t) => t.includes("id: tidy") && /needs: \[tidy\]/.test(t) && !/id: shape|\[shape\]/.test(t), "the rename did not reach every reference");
+  });
+
+  await run("graph edit: a decision dragged to a step asks case or default; Alt+Down on a selected case edge moves the case down", async () => {
+    await drag("route", "tidy");
+    const row = page.locator(".quick-input-widget .monaco-list-row", { hasText: "The default" });
+    await row.waitFor();
+    await wb.pick(row);
+    await view().locator('g.edge.default[data-from="route"][data-to="tidy"]').waitFor({ state: "attached" });
+    await waitForText((t) => /default: tidy/.test(t), "no default in the text");
+    // the case to report (the first) moved below the case to end
+    const hit = view().locator('g.edge.transition[data-from="route"][data-to="report"] path.lwir-hit');
+    await clickLine(hit);
+    await view().locator('g.edge.lwir-selected[data-from="route"][data-to="report"]').waitFor({ state: "attached" });
+    await page.keyboard.press("Alt+ArrowDown");
+    const text = await waitForText((t) => t.indexOf("to: end") >= 0 && t.indexOf("to: end") < t.indexOf("to: report"), "the case to report is still first");
+    if (!/when: "\{\{ false \}\}"\s+to: end\s+- when: "\{\{ true \}\}"\s+to: report/.test(text)) throw new Error(`the cases did not change places whole:\n${text}`);
+    // the selection follows the case
+    await view().locator('g.edge.lwir-selected[data-from="route"][data-to="report"][data-edge="1"]').waitFor({ state: "attached" });
   });
 
   await run("graph edit: deleting a step others need asks first, from the view's context menu; removing the references takes their needs entries too", async () => {
