@@ -5,14 +5,13 @@
 // server needs a choice (a decision's case or default, the references of a deleted step) the user is asked.
 import * as vscode from "vscode";
 import type { BaseLanguageClient } from "vscode-languageclient";
-import type { WorkflowGraph } from "../../server/src/graph/model";
-import { GRAPH_EDIT_REQUEST, type GraphEditAction, type GraphEditParams, type GraphEditRefusal, type GraphTextRange } from "../../server/src/protocol";
+import { GRAPH_EDIT_REQUEST, type GraphEditAction, type GraphEditParams, type GraphEditRefusal, type GraphResult, type GraphTextRange } from "../../server/src/protocol";
 import { PALETTE, actionFor, insertedIdOffset, parseEdgeKey, referencesQuestion, type EditCommand, type GraphIntent } from "../../webview/graph/editIntents";
 
 /** What the editing needs of the open graph view. */
 export interface GraphViewAccess {
   uri(): vscode.Uri | undefined;
-  graph(): WorkflowGraph | undefined;
+  graph(): GraphResult["graph"] | undefined;
   selections(): Record<string, GraphTextRange> | undefined;
   /** Asks the page to run a command on its selection. */
   run(command: EditCommand): void;
