@@ -9,3 +9,5 @@ export { layoutGraph, nodeSize, labelSize } from "../server/src/graph/layout";
 export { simulate } from "../server/src/run/simulate";
 export { explore } from "../server/src/run/explore";
 export { generatedInput } from "../server/src/run/scenarios";
+export { graphEdit } from "../server/src/service/graphEdits";
+export { applyEdits } from "../server/src/service/edits";

@@ -114,6 +114,8 @@ for (const steps of sizes) {
       plan.push(["graph.mjs", [...base, ...rounds]]);
       // over LSP: an edge changed → the graph answer, and a completion meanwhile (the layout in the worker)
       if (steps === 1000) plan.push(["graph-lsp.mjs", [...base, "--iterations", String(Math.min(iterations, 10)), "--warmup", "2"]]);
+      // one graph action (issue 26): the edit, applied, analysed again and the graph model rebuilt
+      if (steps === 1000) plan.push(["graph-edit.mjs", [...base, "--iterations", String(Math.min(iterations, 10)), "--warmup", "2"]]);
     }
     // the dry run (issue 24): 1,000 steps against text → diagnostics; explore on 100 steps
     if (format === "json" && only.includes("dryrun") && (steps === 1000 || steps === 100)) {

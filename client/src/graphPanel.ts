@@ -10,6 +10,8 @@ import type { FromWebview, GraphViewState, ToWebview } from "../../webview/graph
 import { GRAPH_STYLE, stepAt } from "../../webview/graph/view";
 import { OVERLAY_STYLE } from "../../webview/graph/overlay";
 import { lastDryRun, onDidDryRun } from "./dryRunCommand";
+import { EDIT_STYLE } from "../../webview/graph/editIntents";
+import { GraphEditing } from "./graphEditing";
 
 const VIEW_TYPE = "lwir.graph";
 const LANGUAGES = new Set(["json", "jsonc", "yaml"]);
@@ -20,6 +22,7 @@ export function registerGraphView(context: vscode.ExtensionContext, client: Base
   const view = new GraphView(context, client, log);
   context.subscriptions.push(
     view,
+    ...view.editing.commands(),
     vscode.commands.registerCommand(OPEN_GRAPH_COMMAND, (arg?: unknown) => view.open(documentUri(arg))),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       deserializeWebviewPanel: async (panel: vscode.WebviewPanel, state: GraphViewState | undefined) => {
@@ -52,8 +55,16 @@ class GraphView implements vscode.Disposable {
   private fitNext = true;
   /** The document of the last graph posted (a new page or another document gets its last dry run). */
   private posted: string | undefined;
+  /** Editing from the graph (graphEditing.ts). */
+  readonly editing: GraphEditing;
 
   constructor(private readonly context: vscode.ExtensionContext, private readonly client: BaseLanguageClient, private readonly log?: vscode.LogOutputChannel) {
+    this.editing = new GraphEditing(client, {
+      uri: () => this.uri,
+      graph: () => this.last?.graph,
+      selections: () => this.last?.selections,
+      run: (command) => this.post({ type: "editCommand", command }),
+    }, log);
     this.listeners = [
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (!this.panel || e.contentChanges.length === 0 || e.document.uri.toString() !== this.uri?.toString()) return;
@@ -178,6 +189,8 @@ class GraphView implements vscode.Disposable {
         return;
       case "reveal":
         return this.reveal(message.id);
+      case "edit":
+        return this.editing.intent(message.intent);
       case "copyMermaid": {
         if (!this.uri) return;
         const result = await this.ask(this.uri, true).catch(() => null);
@@ -258,6 +271,7 @@ class GraphView implements vscode.Disposable {
   .legend svg.sample { overflow: visible; }
 ${GRAPH_STYLE}
 ${OVERLAY_STYLE}
+${EDIT_STYLE}
 </style>
 </head>
 <body>

@@ -6,6 +6,7 @@ import { EDGE_LOOKS, drawGraph, fitTransform, legendSample, navigate, searchNode
 import type { FromWebview, GraphViewState, ToWebview } from "./messages";
 import { applyOverlay } from "./overlayDom";
 import type { DryRunResult } from "../../server/src/protocol";
+import { installEditing } from "./editing";
 
 declare function acquireVsCodeApi(): { postMessage(message: FromWebview): void; getState(): GraphViewState | undefined; setState(state: GraphViewState): void };
 
@@ -33,6 +34,7 @@ const status = $("status");
 const search = $<HTMLInputElement>("search");
 const empty = $("empty");
 const legend = $("legend");
+const editing = installEditing({ svg, viewport, stage: empty.parentElement!, data: () => data, send: (intent) => vscode.postMessage({ type: "edit", intent }) });
 
 // The legend: a sample of each edge look, drawn with the drawing's own classes (so its own colours).
 for (const { look, label, title } of EDGE_LOOKS) {
@@ -80,6 +82,7 @@ function redraw(): void {
   matches = matches.filter((id) => drawn.has(id));
   document.body.dataset.nodes = String(data.graph.nodes.filter((n) => n.kind === "step").length);
   document.body.dataset.edges = String(data.graph.edges.length);
+  editing.decorate();
 }
 
 function showMatches(): void {
@@ -184,6 +187,8 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
   } else if (message.type === "dryRun") {
     dryRun = message.run;
     redraw();
+  } else if (message.type === "editCommand") {
+    editing.run(message.command);
   } else if (message.type === "select") {
     if (selected === message.id) return;
     if (selected) nodeElement(selected)?.classList.remove("selected");

@@ -1,5 +1,6 @@
 // Messages between the extension (client/src/graphPanel.ts) and the graph webview (main.ts).
 import type { DryRunResult, GraphResult } from "../../server/src/protocol";
+import type { EditCommand, GraphIntent } from "./editIntents";
 
 export type ToWebview =
   /** A new answer of the server; `editAt` is when the edit it follows was seen (Date.now()), for the timing. */
@@ -7,7 +8,9 @@ export type ToWebview =
   /** The step under the editor's cursor (undefined: none). */
   | { type: "select"; id: string | undefined }
   /** The last dry run of the document shown (overlay.ts draws it), or none. */
-  | { type: "dryRun"; run: DryRunResult | undefined };
+  | { type: "dryRun"; run: DryRunResult | undefined }
+  /** A graph edit command (menu, palette) to run on the view's selection (editing.ts). */
+  | { type: "editCommand"; command: EditCommand };
 
 export type FromWebview =
   | { type: "ready" }
@@ -15,6 +18,8 @@ export type FromWebview =
   | { type: "reveal"; id: string }
   | { type: "copyMermaid" }
   | { type: "saveSvg"; svg: string }
+  /** An edit asked for in the view (node ids only; client/src/graphEditing.ts). */
+  | { type: "edit"; intent: GraphIntent }
   /** A graph was drawn: what it shows, and the milliseconds from the edit to the drawn view when known. */
   | { type: "drawn"; drawn: GraphDrawn; editToDrawMs?: number; drawMs: number };
 

@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process";
 import { CLI, cliReport } from "../lib.mjs";
 import { GIF_NAME, authoringChecks } from "./authoring.mjs";
 import { GRAPH_SCREENSHOT, graphChecks } from "./graph.mjs";
+import { graphEditChecks } from "./graph-edit.mjs";
 import { quietChecks } from "./quiet.mjs";
 import { fixesChecks } from "./fixes.mjs";
 import { completingChecks } from "./completing.mjs";
@@ -103,6 +104,7 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
   // LWIR_E2E_ONLY=graph: only the graph view's checks (while working on it)
   if (process.env.LWIR_E2E_ONLY === "graph") {
     await graphChecks({ page, wb, workspace, run, screenshots });
+    await graphEditChecks({ page, wb, workspace, run });
     return true;
   }
 
@@ -618,6 +620,8 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
 
   // ---- issue #15's graph view ---------------------------------------------------------------------------
   await graphChecks({ page, wb, workspace, run, screenshots });
+  // issue #26: editing from the graph view (mouse gestures, the context menu, the editor's undo)
+  await graphEditChecks({ page, wb, workspace, run });
 
   // ---- issue #22's fixes: choice values (a snippet), Fix all in file, restart, output ------------------
   await fixesChecks({ page, wb, workspace, run, helpers: { waitForFile } });

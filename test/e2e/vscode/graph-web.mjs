@@ -32,6 +32,7 @@ import { join } from "node:path";
 import { ROOT } from "../lib.mjs";
 import { GRAPH_FILE, graphChecks, placeGraphFile } from "../code-server/graph.mjs";
 import { dryRunChecks, placeDryRunFiles } from "../code-server/dryrun.mjs";
+import { graphEditChecks, placeEditFile } from "../code-server/graph-edit.mjs";
 import { Workbench } from "../code-server/workbench.mjs";
 
 const options = JSON.parse(process.argv[2]);
@@ -50,6 +51,7 @@ writeFileSync(browserLog, "");
 
 placeGraphFile(options.workspace);
 placeDryRunFiles(options.workspace);
+placeEditFile(options.workspace);
 const server = await runServer(options.host, options.port, {
   extensionDevelopmentPath: options.extensionDevelopmentPath,
   build: { type: "static", location: options.build },
@@ -100,6 +102,7 @@ try {
   if (loaded) await graphChecks({ page, wb, workspace: options.workspace, run, screenshots: options.screenshots, codeServerOnly: false });
   // issue #24's dry run, its server in the browser's web worker: the CLI's trace, drawn over the graph
   if (loaded) await dryRunChecks({ page, wb, workspace: options.workspace, run });
+  if (loaded) await graphEditChecks({ page, wb, workspace: options.workspace, run });
 } catch (e) {
   failures++;
   console.error(`graph-web: ${e instanceof Error ? e.stack ?? e.message : e}`);
