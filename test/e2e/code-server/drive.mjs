@@ -19,6 +19,7 @@ import { LWIR_STATUS, NEUTRAL, Workbench, escapeRe, problemRows, suggestLabels }
 import { messagesChecks } from "./messages.mjs";
 import { workspaceChecks } from "./workspace.mjs";
 import { testingChecks } from "./testing.mjs";
+import { lmToolsChecks } from "./lm-tools.mjs";
 
 const BROKEN = "broken-review.lwir.yaml";
 const VALID = "release-notes.lwir.json";
@@ -626,5 +627,9 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
 
   // ---- issue #14's authoring session, from empty files (last: it resizes the window) -------------------
   await authoringChecks({ page, wb, workspace, run, screenshots, helpers: { expectedRows, waitForEqual, waitForFile } });
+
+  // ---- issue #25's Language Model Tools, called through vscode.lm.invokeTool (after the screenshots: the
+  // checks leave their request and answer files in the workspace's .vscode folder) ------------------------
+  await lmToolsChecks({ page, wb, workspace, run });
   return true;
 }
