@@ -21,6 +21,7 @@ import { messagesChecks } from "./messages.mjs";
 import { workspaceChecks } from "./workspace.mjs";
 import { testingChecks } from "./testing.mjs";
 import { dryRunChecks, placeDryRunFiles } from "./dryrun.mjs";
+import { lmToolsChecks } from "./lm-tools.mjs";
 
 const BROKEN = "broken-review.lwir.yaml";
 const VALID = "release-notes.lwir.json";
@@ -154,6 +155,29 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await wb.mouseTo(box.x + box.width / 2, box.y + box.height / 2);
   };
 
+  /** Waits for the Markdown preview to show the rule page of `code` rendered: its title is the code (the preview is a webview: frames inside frames). */
+  const renderedRulePage = async (code) => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      for (const frame of page.frames()) {
+        const h1 = await frame.locator("h1").first().textContent({ timeout: 500 }).catch(() => null);
+        if (h1?.includes(code)) return;
+      }
+      if (Date.now() > deadline) throw new Error(`no rendered page with the title ${code}`);
+      await page.waitForTimeout(500);
+    }
+  };
+  /**
+   * Closes the preview whose tab is given. Rendered, the preview's frame takes the focus, late at times: a
+   * palette opened before that closed under the typing. So the preview is closed only once rendered, after
+   * a click gives the keys back to the workbench (the frame holding them, F1 may open nothing).
+   */
+  const closePreview = async (previewTab) => {
+    await wb.refocus();
+    await wb.command("View: Close Editor");
+    await previewTab.first().waitFor({ state: "detached" });
+  };
+
   await run("hovering a squiggle shows the finding's message", async () => {
     const f = disallowed ?? brokenReport.findings[0];
     await hoverSquiggleOf(f);
@@ -173,27 +197,17 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     const previewTab = page.locator(".tabs-container .tab", { hasText: `Preview ${f.code}.md` });
     await previewTab.first().waitFor({ state: "visible", timeout: 30_000 });
     await page.locator(".tabs-container .tab", { hasText: new RegExp(`^\\s*${f.code.replace(/\./g, "\\.")}\\.md\\b`) }).waitFor({ state: "detached", timeout: 10_000 });
-    // the page itself, rendered: its title is the code (the preview is a webview: frames inside frames)
-    const deadline = Date.now() + 30_000;
-    let found = false;
-    while (!found && Date.now() < deadline) {
-      for (const frame of page.frames()) {
-        const h1 = await frame.locator("h1").first().textContent({ timeout: 500 }).catch(() => null);
-        if (h1?.includes(f.code)) found = true;
-      }
-      if (!found) await page.waitForTimeout(500);
-    }
-    if (!found) throw new Error(`no rendered page with the title ${f.code}`);
+    await renderedRulePage(f.code);
     await wb.screenshot("rule-page.png");
-    await wb.command("View: Close Editor");
-    await previewTab.first().waitFor({ state: "detached" });
+    await closePreview(previewTab);
   });
 
   await run("the hover's \"Examples and details\" link opens the same rule page (VS Code's hover drops links of unknown schemes)", async () => {
-    // After the preview of the check before is closed, keys reached no part of the workbench (the focus
-    // went with the preview's frame): a click on the sidebar's title gives it back. No Go to Line: the
-    // broken example is short, its squiggles are in view.
-    await page.locator(".part.sidebar .title-label").first().click();
+    // A Markdown preview's frame may hold the keys (the check before opened one; this one opens another):
+    // keys pressed then open no quick input. wb.quickInput gives the focus back with a click and presses
+    // again; the click here does it before the first key. No Go to Line: the broken example is short, its
+    // squiggles are in view.
+    await wb.refocus();
     await wb.escape();
     await wb.open(BROKEN);
     const squiggle = page.locator(".monaco-editor.focused .squiggly-error").first();
@@ -206,8 +220,8 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
     await link.first().click();
     const previewTab = page.locator(".tabs-container .tab", { hasText: `Preview ${code}.md` });
     await previewTab.first().waitFor({ state: "visible", timeout: 30_000 });
-    await wb.command("View: Close Editor");
-    await previewTab.first().waitFor({ state: "detached" });
+    await renderedRulePage(code);
+    await closePreview(previewTab);
   });
 
   const stepsOf = (name) => {
@@ -634,5 +648,9 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
 
   // ---- issue #14's authoring session, from empty files (last: it resizes the window) -------------------
   await authoringChecks({ page, wb, workspace, run, screenshots, helpers: { expectedRows, waitForEqual, waitForFile } });
+
+  // ---- issue #25's Language Model Tools, called through vscode.lm.invokeTool (after the screenshots: the
+  // checks leave their request and answer files in the workspace's .vscode folder) ------------------------
+  await lmToolsChecks({ page, wb, workspace, run });
   return true;
 }

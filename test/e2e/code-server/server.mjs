@@ -78,11 +78,11 @@ function runNode(args, env, timeoutMs) {
 }
 
 /**
- * Installs the .vsix and starts code-server on `workspace`, keeping its files in `stateDir` (which
+ * Installs the .vsix (and the test-only `testVsixes`) and starts code-server on `workspace`, keeping its files in `stateDir` (which
  * should start empty: a fresh profile every run). Resolves once /healthz answers, with
  * { url, stop() }; `stop` is idempotent and also runs (synchronously, SIGKILL) if this process exits.
  */
-export async function startCodeServer({ workspace, vsix, stateDir, timeoutMs = 90_000 }) {
+export async function startCodeServer({ workspace, vsix, testVsixes = [], stateDir, timeoutMs = 90_000 }) {
   const userData = join(stateDir, "user-data");
   const extensions = join(stateDir, "extensions");
   mkdirSync(join(userData, "User"), { recursive: true });
@@ -107,8 +107,11 @@ export async function startCodeServer({ workspace, vsix, stateDir, timeoutMs = 9
   const common = ["--config", config, "--user-data-dir", userData, "--extensions-dir", extensions];
 
   try {
-    const installed = await runNode([paths.entry, ...common, "--install-extension", vsix, "--force"], env, 60_000);
-    if (!/successfully installed/i.test(installed)) throw new Error(`--install-extension ${vsix} did not report success:\n${installed}`);
+    // ours, then the test-only extensions the checks drive it with (lm-probe: vscode.lm.invokeTool)
+    for (const file of [vsix, ...testVsixes]) {
+      const installed = await runNode([paths.entry, ...common, "--install-extension", file, "--force"], env, 60_000);
+      if (!/successfully installed/i.test(installed)) throw new Error(`--install-extension ${file} did not report success:\n${installed}`);
+    }
   } catch (e) {
     rmSync(tmp, { recursive: true, force: true });
     throw e;

@@ -36,11 +36,51 @@ export class Workbench {
     await this.page.keyboard.press("Escape");
   }
 
-  async quickInput(key, text) {
+  /**
+   * `key` (Ctrl+P, F1, Ctrl+G), then `text` in the quick input it opens. When none opens, the keys went to no
+   * part of the workbench: the focus is given back (refocus) and the key pressed again.
+   */
+  async quickInput(key, text, tries = 3) {
     const page = this.page;
-    await page.keyboard.press(key);
-    await page.locator(QUICK_INPUT_BOX).waitFor({ state: "visible" });
+    for (let i = 1; ; i++) {
+      await page.keyboard.press(key);
+      try {
+        await page.locator(QUICK_INPUT_BOX).waitFor({ state: "visible", timeout: i < tries ? 8000 : undefined });
+        break;
+      } catch (e) {
+        if (i >= tries) throw e;
+        const where = await this.focusedElement();
+        console.log(`[workbench] ${key} opened no quick input (focus: ${where}); focusing the workbench and pressing it again`);
+        await this.refocus();
+      }
+    }
     await page.keyboard.type(text);
+  }
+
+  /**
+   * Gives the keys back to the workbench. While a webview's frame (the Markdown preview's) holds the focus,
+   * the keys go into that frame and VS Code does not always pass them on: F1 or Ctrl+P then opens nothing.
+   * The click lands where it changes nothing but the focus: the side bar's title, else the active editor's
+   * tab (for a webview editor, its tab may hand the focus back to the frame: last resort), else empty space.
+   */
+  async refocus() {
+    const page = this.page;
+    await page.bringToFront();
+    const title = page.locator(".part.sidebar .title-label").first();
+    const tab = page.locator(".tab.active").first();
+    if (await title.isVisible()) await title.click();
+    else if (await tab.isVisible()) await tab.click();
+    else await page.locator(".monaco-workbench").click({ position: { x: NEUTRAL.x, y: NEUTRAL.y } });
+    await page.mouse.move(NEUTRAL.x, NEUTRAL.y);
+  }
+
+  /** Where the keyboard focus is, in words (for the log). */
+  async focusedElement() {
+    return this.page.evaluate(() => {
+      const e = document.activeElement;
+      const name = e ? `${e.tagName.toLowerCase()}${e.className && typeof e.className === "string" ? `.${e.className.trim().split(/\s+/).slice(0, 3).join(".")}` : ""}` : "none";
+      return `${name}, document ${document.hasFocus() ? "has" : "lacks"} focus`;
+    }).catch((e) => `unknown (${e.message})`);
   }
 
   async quickInputClosed() {
