@@ -93,7 +93,7 @@ test("the .vsix holds exactly what a user needs", () => {
   const exact = [
     "[Content_Types].xml", "extension.vsixmanifest",
     "extension/package.json", "extension/readme.md", "extension/changelog.md", "extension/LICENSE.txt", "extension/images/icon.png",
-    "extension/dist/extension.js", "extension/dist/server.js", "extension/dist/server-main.js", "extension/bundle/lwir.js", "extension/dist/graph-layout-worker.js",
+    "extension/dist/extension.js", "extension/dist/server.js", "extension/dist/server-main.js", "extension/bundle/lwir.js", "extension/bundle/lwir-mcp.js", "extension/dist/graph-layout-worker.js",
     // the rule pages diagnostics open (client/src/rulePages.ts), and what the README links to and shows
     ...readdirSync(join(ROOT, "docs", "rules")).filter((f) => f.endsWith(".md")).map((f) => `extension/docs/rules/${f}`),
     ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `extension/docs/${f}`),
@@ -117,11 +117,14 @@ test("the .vsix holds exactly what a user needs", () => {
 
 test("the bundles are minified and name no source map", () => {
   const bundles = files.filter((f) => f.startsWith("extension/dist/") || f.startsWith("extension/bundle/"));
-  assert.equal(bundles.length, 8); // extension, server loader and bundle, graph layout worker, CLI (the committed bundle), web extension and server, graph webview
-  // The CLI is the committed bundle as it is (test/unit/bundle.test.ts: a fresh minified build); its
-  // rule pages are strings with line breaks, so the line count says nothing about it.
-  assert.ok(entries.get("extension/bundle/lwir.js")!.equals(readFileSync(join(ROOT, "bundle", "lwir.js"))), "the .vsix's CLI is not bundle/lwir.js");
-  for (const f of bundles.filter((b) => b !== "extension/bundle/lwir.js")) {
+  assert.equal(bundles.length, 9); // extension, server loader and bundle, graph layout worker, CLI and lwir mcp (the committed bundles), web extension and server, graph webview
+  // The CLI and lwir mcp's bundle are the committed bundles as they are (test/unit/bundle.test.ts: fresh minified
+  // builds); their rule pages are strings with line breaks, so the line count says nothing about them.
+  const committed = ["lwir.js", "lwir-mcp.js"];
+  for (const name of committed) {
+    assert.ok(entries.get(`extension/bundle/${name}`)!.equals(readFileSync(join(ROOT, "bundle", name))), `the .vsix's bundle/${name} is not the committed one`);
+  }
+  for (const f of bundles.filter((b) => !committed.some((name) => b === `extension/bundle/${name}`))) {
     const js = text(f);
     assert.doesNotMatch(js, /sourceMappingURL/, `${f} points at a source map the .vsix does not hold`);
     // a readable esbuild bundle has about 40 bytes a line; a minified one thousands, or (the server's
