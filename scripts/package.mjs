@@ -38,15 +38,19 @@ export function packagedMarkdown(markdown, home) {
     if (!refs.has(target)) refs.set(target, `lwir-${refs.size + 1}`);
     return refs.get(target);
   };
-  const link = (isImage, text, target) => {
+  const link = (isImage, text, target, inLink) => {
     if (!relative(target)) return `${isImage}[${text}](${target})`;
     if (home !== "") return `${isImage}[${text}](${home}/${isImage ? "raw" : "blob"}/HEAD/${target.replace(/^\.\//, "")})`;
+    // a linked screenshot: its words, in the link to where it leads (a link holds no link)
+    if (isImage && inLink) return `Image: ${text}`;
     return `[${isImage ? `Image: ${text}` : text}][${ref(RENAMED[target] ?? target)}]`;
   };
   // fenced code blocks and code spans are kept apart (odd parts), the rest is rewritten
   const parts = markdown.split(/(^```[^\n]*\n[\s\S]*?^```[^\n]*$|`[^`\n]+`)/m);
-  const body = parts.map((part, i) => i % 2 === 1 ? part
-    : part.replace(/(!?)\[((?:[^\][]|\[[^\][]*\])*)\]\(([^)\s]+)\)/g, (_, isImage, text, target) => link(isImage, text, target))).join("");
+  // an image inside a link's text (a linked screenshot) is rewritten as well
+  const rewrite = (prose, inLink = false) => prose.replace(/(!?)\[((?:[^\][]|\[[^\][]*\])*)\]\(([^)\s]+)\)/g,
+    (_, isImage, text, target) => link(isImage, rewrite(text, true), target, inLink));
+  const body = parts.map((part, i) => (i % 2 === 1 ? part : rewrite(part))).join("");
   if (refs.size === 0) return body;
   return `${body.replace(/\n*$/, "\n")}\n${[...refs].map(([target, name]) => `[${name}]: ${target}`).join("\n")}\n`;
 }

@@ -170,6 +170,7 @@ test("packagedMarkdown: relative links become reference links (images links), or
   assert.equal(packagedMarkdown("[a](docs/a.md) ![b](docs/b.png)", "https://git.test/o/r"),
     "[a](https://git.test/o/r/blob/HEAD/docs/a.md) ![b](https://git.test/o/r/raw/HEAD/docs/b.png)");
   assert.equal(packagedMarkdown("no links", ""), "no links");
+  assert.equal(packagedMarkdown("[![Shot](a.png)](b.md)", ""), "[Image: Shot][lwir-1]\n\n[lwir-1]: b.md\n");
 });
 
 test("no shipped file names the placeholder host, or any host standing in for a home the project lacks", () => {
