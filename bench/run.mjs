@@ -188,8 +188,16 @@ if (flag("merge") && existsSync(join(here, "results.json"))) {
   series.unshift(...earlier.series.filter((s) => !measured.has(key(s))));
   failures.unshift(...(earlier.failures ?? []).filter((f) => !ranWorkers.has(f.worker)));
 }
+/** Which workers this run measured, and for the rest, which earlier run (a merged one names its own parts). */
+function mergedFrom(before, now) {
+  const between = before.merged
+    ? [...(before.merged.between ?? []), { workers: before.merged.measured_now.filter((w) => !now.includes(w)), machine: before.machine }]
+      .map((b) => ({ ...b, workers: b.workers.filter((w) => !now.includes(w)) })).filter((b) => b.workers.length > 0)
+    : [];
+  return { measured_now: now, between, earlier_machine: before.merged?.earlier_machine ?? before.machine };
+}
 const results = {
-  ...(earlier ? { merged: { measured_now: [...new Set(plan.map(([script]) => script))], earlier_machine: earlier.merged?.earlier_machine ?? earlier.machine } } : {}),
+  ...(earlier ? { merged: mergedFrom(earlier, [...new Set(plan.map(([script]) => script))]) } : {}),
   machine: {
     node: process.version,
     platform: `${platform()} ${release()}`,
