@@ -154,6 +154,12 @@ export function renderMarkdown(results) {
   lines.push(`Machine: ${m.cpus} × ${m.cpu ?? "?"}, ${m.memory_gb} GB, ${m.platform}, Node ${m.node}; load average at the end ${m.load_average_at_end?.join(" / ")} ` +
     `(the machine is shared: absolute times move between runs, same-run ratios hold). ${m.quick ? "Quick run (100 and 1,000 steps). " : ""}` +
     `${m.iterations} measured iterations per series after warm-up; run took ${m.duration_s} s. Versions: ${Object.entries(m.versions ?? {}).map(([k, v]) => `${k} ${v}`).join(", ")}.`, "");
+  if (results.merged) {
+    const e = results.merged.earlier_machine;
+    lines.push(`Merged run (\`--merge\`): only the series of ${results.merged.measured_now.map((w) => `\`${w}\``).join(", ")} were measured on ${m.date?.slice(0, 10)} as above; ` +
+      `${(results.merged.between ?? []).map((b) => `those of ${b.workers.map((w) => `\`${w}\``).join(", ")} in a merged run of ${b.machine.date?.slice(0, 10)} (load average at its end ${b.machine.load_average_at_end?.join(" / ")}); `).join("")}` +
+      `the others are from the run of ${e.date?.slice(0, 10)} (load average at its end ${e.load_average_at_end?.join(" / ")}, ${e.iterations} iterations, ${e.duration_s} s).`, "");
+  }
   lines.push("Every figure is a median in ms (p95 after the slash); `×` is the median of per-iteration ratios to the floor parser of the format, timed in the same process on the same text, interleaved (jsonc `parseTree` for JSON, `yaml` `parseDocument` + `LineCounter` for YAML).", "");
 
   if (results.failures?.length) {

@@ -11,6 +11,8 @@
 //   node bench/run.mjs [--quick] [--sizes 100,1000] [--formats json,yaml]
 //                      [--only floor,ours,ours-lsp,peers,yamlls-lsp,graph,dryrun,coldstart,cli-many,workspace,cli-huge]
 //                      [--iterations 30] [--warmup 5] [--no-build]   (--only graph: the workflow graph series alone)
+//                      [--merge]   keep the series of the last bench/results.json this run does not measure
+//                                  (e.g. --only coldstart,workspace --merge: those measured again, the rest as they were)
 // coldstart (1,000 steps, whatever --sizes says) and cli-many (the conformance corpus copied 8 times) start
 // a process per measurement, so they run at most COLD_ITERATIONS measured rounds; cli-huge (one 27,000-step
 // workflow through the CLI, JSON and YAML) at most 5.
@@ -178,7 +180,26 @@ const version = (name) => {
     return undefined;
   }
 };
+// --merge: the last run's series that this run did not measure again stay, and RESULTS.md says which are whose.
+const key = (s) => JSON.stringify([s.name, s.tool, s.format, s.steps]);
+let earlier;
+if (flag("merge") && existsSync(join(here, "results.json"))) {
+  earlier = JSON.parse(readFileSync(join(here, "results.json"), "utf8"));
+  const measured = new Set(series.map(key));
+  const ranWorkers = new Set(plan.map(([script]) => script));
+  series.unshift(...earlier.series.filter((s) => !measured.has(key(s))));
+  failures.unshift(...(earlier.failures ?? []).filter((f) => !ranWorkers.has(f.worker)));
+}
+/** Which workers this run measured, and for the rest, which earlier run (a merged one names its own parts). */
+function mergedFrom(before, now) {
+  const between = before.merged
+    ? [...(before.merged.between ?? []), { workers: before.merged.measured_now.filter((w) => !now.includes(w)), machine: before.machine }]
+      .map((b) => ({ ...b, workers: b.workers.filter((w) => !now.includes(w)) })).filter((b) => b.workers.length > 0)
+    : [];
+  return { measured_now: now, between, earlier_machine: before.merged?.earlier_machine ?? before.machine };
+}
 const results = {
+  ...(earlier ? { merged: mergedFrom(earlier, [...new Set(plan.map(([script]) => script))]) } : {}),
   machine: {
     node: process.version,
     platform: `${platform()} ${release()}`,

@@ -5,7 +5,7 @@
 //                                         the .vsix leaves .map files out, so a linked map would only dangle
 import { build } from "esbuild";
 import { existsSync, rmSync } from "node:fs";
-import { defines, noSchemaCompiler } from "./bundle.mjs";
+import { defines, MCP_BUNDLE, mcpApart, noSchemaCompiler } from "./bundle.mjs";
 
 const production = process.argv.includes("--production");
 // Version, public home (package.json `repository`, none today), rule page base and the rule pages (SARIF's help).
@@ -40,7 +40,9 @@ module.exports = new Proxy({}, {
   },
 };
 const entries = [
-  { ...node, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, plugins: [noSchemaCompiler] },
+  { ...node, entryPoints: ["server/src/cli.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" }, plugins: [mcpApart] },
+  // `lwir mcp`, loaded by dist/cli.js from beside it only for that command (scripts/bundle.mjs, mcpApart)
+  { ...node, entryPoints: ["server/src/mcpMain.ts"], outfile: `dist/${MCP_BUNDLE}`, plugins: [noSchemaCompiler] },
   { ...node, entryPoints: ["server/src/serverLoader.ts"], outfile: "dist/server.js" },
   // The rule pages and the authoring reference (lwir/agentTool's explain) are read from docs/ beside dist/, not
   // carried in the server's bundle (server/src/cli/rulePages.ts).

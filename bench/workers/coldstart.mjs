@@ -75,7 +75,10 @@ async function coldStart(name, i) {
   client.open(uri, text, name.startsWith("ours") ? a.format : "yaml");
   const published = await client.waitForNotification("textDocument/publishDiagnostics", (p) => p.uri === uri, TIMEOUT);
   const ms = performance.now() - started;
-  if (name.startsWith("ours") && published.diagnostics.length !== 0) throw new Error(`ours: ${published.diagnostics.length} diagnostics on a valid workload`);
+  // the workload is valid for the runtime: no error (the generator's loop reads a step that runs later, which
+  // lwir.loop_read_before_run warns about; a warning is still a full analysis)
+  const errors = published.diagnostics.filter((d) => d.severity === 1);
+  if (name.startsWith("ours") && errors.length !== 0) throw new Error(`ours: ${errors.length} errors on a valid workload: ${errors[0].message}`);
   await client.stop();
   return ms;
 }

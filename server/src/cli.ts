@@ -44,9 +44,16 @@ async function run(argv: readonly string[]): Promise<number> {
       process.stdout.write(JSON.stringify(lwirSchema, null, 2) + "\n");
       return 0;
     case "mcp": {
-      // Loaded only here: the protocol's SDK and its schemas cost every other command's start-up nothing.
-      const { runMcpServer } = require("./mcp/server") as typeof import("./mcp/server");
-      return runMcpServer();
+      // Loaded only here, and from a bundle of its own beside the CLI's (server/src/mcpMain.ts): the protocol's SDK
+      // and its schemas cost every other command's start-up nothing.
+      let mcp: typeof import("./mcpMain");
+      try {
+        mcp = require("./mcpMain") as typeof import("./mcpMain");
+      } catch (error) {
+        process.stderr.write(`lwir: cannot load lwir mcp (lwir-mcp.js, beside the CLI): ${error instanceof Error ? error.message.split("\n")[0] : String(error)}\n`);
+        return 2;
+      }
+      return mcp.runMcpServer();
     }
     case "usage-error":
       process.stderr.write(`lwir: ${command.message}\n\n${SHORT_USAGE}`);

@@ -94,5 +94,3 @@ export class Checks {
   }
 }
 
-/** The arguments `npm run package` gives `vsce package` (scripts/package.mjs), writing to `out`. */
-export { vscePackageArgs } from "../../scripts/package.mjs";

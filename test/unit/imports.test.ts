@@ -189,10 +189,13 @@ describe("lwir mcp is a thin adapter in a room of its own (server/src/mcp/)", ()
     assert.deepEqual([...packages].sort(), ["@modelcontextprotocol/sdk", "vscode-languageserver-types", "zod"]);
   });
 
-  test("only the CLI's entry loads it (and the Node language server its answers for VS Code's tools), and no layer below it knows the protocol's SDK", () => {
+  test("only lwir mcp's entry loads it (and the Node language server its answers for VS Code's tools), and no layer below it knows the protocol's SDK", () => {
     const all = ["server/src", "client/src"].flatMap(sourceFiles).filter((f) => !f.startsWith(MCP + sep));
     const loads = all.flatMap((f) => local(f).filter((i) => i.target.startsWith(MCP + sep)).map((i) => `${relative(".", f)} → ${relative(MCP, i.target)}`));
-    assert.deepEqual([...new Set(loads)].sort(), [`${join("server", "src", "cli.ts")} → server`, `${join("server", "src", "node.ts")} → languageServer`]);
+    assert.deepEqual([...new Set(loads)].sort(), [`${join("server", "src", "mcpMain.ts")} → server`, `${join("server", "src", "node.ts")} → languageServer`]);
+    // lwir mcp's entry (its own bundle) is loaded by the CLI's entry alone
+    const entry = all.flatMap((f) => local(f).filter((i) => i.target === join("server", "src", "mcpMain")).map(() => relative(".", f)));
+    assert.deepEqual([...new Set(entry)], [join("server", "src", "cli.ts")]);
     // The language server's bundle stays without the SDK: the answers module loads neither it nor zod.
     for (const f of ["languageServer.ts", "tools.ts"]) {
       assert.deepEqual(importsOf(join(MCP, f)).filter((i) => ["@modelcontextprotocol/sdk", "zod"].includes(packageOf(i.specifier) ?? "")).map((i) => i.specifier), [], f);

@@ -1,5 +1,5 @@
-// What ships: `npm run package`'s .vsix, built as vsce builds it (its vscode:prepublish step makes the
-// production bundles), read back entry by entry. The package is made in a copy of the project so that
+// What ships: the .vsix of plain `vsce package` (`npm run package`), built as vsce builds it (its vscode:prepublish
+// step makes the production bundles and the packaged README, scripts/package.mjs), read back entry by entry. The package is made in a copy of the project so that
 // the production build does not replace the dist/ that other tests are running at the same time.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,8 +8,13 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } f
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { inflateRawSync } from "node:zlib";
+import { pathToFileURL } from "node:url";
 
 const ROOT = process.cwd();
+const scripts = async () => ({
+  ...(await import(pathToFileURL(join(ROOT, "scripts", "package.mjs")).href)) as { packagedMarkdown(markdown: string, home: string): string },
+  ...(await import(pathToFileURL(join(ROOT, "scripts", "bundle.mjs")).href)) as { publicHome(manifest: unknown): string },
+});
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 
 /** The entries of a zip archive (stored or deflated, as vsce writes them), by name. */
@@ -38,7 +43,10 @@ function readZip(zip: Buffer): Map<string, Buffer> {
   return entries;
 }
 
-/** Packs the project as `npm run package` does, in a copy of it; returns the .vsix's entries. */
+/**
+ * Packs the project with plain `vsce package` (no flags: what a user types, and what `npm run package` runs), in
+ * a copy of it; returns the .vsix's entries.
+ */
 function packInCopy(): Map<string, Buffer> {
   const work = mkdtempSync(join(tmpdir(), "lwir-vsix-"));
   const copy = join(work, "project");
@@ -52,15 +60,14 @@ function packInCopy(): Map<string, Buffer> {
       },
     });
     symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
-    const out = join(work, "lwir.vsix");
-    // `npm run package`'s own script, in the copy. stdin closed: vsce asks questions on a terminal when the
-    // manifest lacks something; here it must fail instead
-    assert.equal(manifest.scripts.package, "node scripts/package.mjs");
-    const res = spawnSync(process.execPath, [join(copy, "scripts", "package.mjs"), "--out", out],
+    assert.equal(manifest.scripts.package, "vsce package");
+    // stdin closed: vsce asks questions on a terminal when the manifest lacks something; here it must fail instead
+    const res = spawnSync(join(copy, "node_modules", ".bin", "vsce"), ["package"],
       { cwd: copy, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     assert.equal(res.status, 0, res.stderr + res.stdout);
     assert.match(res.stdout, /vscode:prepublish/, "vsce ran the production build");
-    return readZip(readFileSync(out));
+    assert.doesNotMatch(res.stdout + res.stderr, /WARNING|Do you want to continue/, "vsce packs without a warning or a question");
+    return readZip(readFileSync(join(copy, `${manifest.name}-${manifest.version}.vsix`)));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -86,7 +93,7 @@ test("the .vsix holds exactly what a user needs", () => {
   const exact = [
     "[Content_Types].xml", "extension.vsixmanifest",
     "extension/package.json", "extension/readme.md", "extension/changelog.md", "extension/LICENSE.txt", "extension/images/icon.png",
-    "extension/dist/extension.js", "extension/dist/server.js", "extension/dist/server-main.js", "extension/bundle/lwir.js", "extension/dist/graph-layout-worker.js",
+    "extension/dist/extension.js", "extension/dist/server.js", "extension/dist/server-main.js", "extension/bundle/lwir.js", "extension/bundle/lwir-mcp.js", "extension/dist/graph-layout-worker.js",
     // the rule pages diagnostics open (client/src/rulePages.ts), and what the README links to and shows
     ...readdirSync(join(ROOT, "docs", "rules")).filter((f) => f.endsWith(".md")).map((f) => `extension/docs/rules/${f}`),
     ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `extension/docs/${f}`),
@@ -110,11 +117,14 @@ test("the .vsix holds exactly what a user needs", () => {
 
 test("the bundles are minified and name no source map", () => {
   const bundles = files.filter((f) => f.startsWith("extension/dist/") || f.startsWith("extension/bundle/"));
-  assert.equal(bundles.length, 8); // extension, server loader and bundle, graph layout worker, CLI (the committed bundle), web extension and server, graph webview
-  // The CLI is the committed bundle as it is (test/unit/bundle.test.ts: a fresh minified build); its
-  // rule pages are strings with line breaks, so the line count says nothing about it.
-  assert.ok(entries.get("extension/bundle/lwir.js")!.equals(readFileSync(join(ROOT, "bundle", "lwir.js"))), "the .vsix's CLI is not bundle/lwir.js");
-  for (const f of bundles.filter((b) => b !== "extension/bundle/lwir.js")) {
+  assert.equal(bundles.length, 9); // extension, server loader and bundle, graph layout worker, CLI and lwir mcp (the committed bundles), web extension and server, graph webview
+  // The CLI and lwir mcp's bundle are the committed bundles as they are (test/unit/bundle.test.ts: fresh minified
+  // builds); their rule pages are strings with line breaks, so the line count says nothing about them.
+  const committed = ["lwir.js", "lwir-mcp.js"];
+  for (const name of committed) {
+    assert.ok(entries.get(`extension/bundle/${name}`)!.equals(readFileSync(join(ROOT, "bundle", name))), `the .vsix's bundle/${name} is not the committed one`);
+  }
+  for (const f of bundles.filter((b) => !committed.some((name) => b === `extension/bundle/${name}`))) {
     const js = text(f);
     assert.doesNotMatch(js, /sourceMappingURL/, `${f} points at a source map the .vsix does not hold`);
     // a readable esbuild bundle has about 40 bytes a line; a minified one thousands, or (the server's
@@ -125,25 +135,42 @@ test("the bundles are minified and name no source map", () => {
   assert.match(text("extension/bundle/lwir.js"), /^#!\/usr\/bin\/env node\n/, "the CLI keeps its shebang line");
 });
 
-const readmeLinks = () => {
-  const readme = text("extension/readme.md");
-  const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g), ...readme.matchAll(/<img[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]);
-  const pages = [...readme.matchAll(/(?<!!)\[[^\]]*\]\(([^)\s]+)/g)].map((m) => m[1]).filter((u) => !u.startsWith("#"));
+/** The link and image targets of a Markdown text: inline ones and reference definitions, outside code. */
+function markdownTargets(markdown: string): { images: string[]; pages: string[] } {
+  const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```[^\n]*$/gm, "").replace(/`[^`\n]+`/g, "");
+  const images = [...prose.matchAll(/!\[[^\]]*\]\(([^)\s]+)/g), ...prose.matchAll(/<img[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]);
+  const pages = [...prose.matchAll(/(?<!!)\[(?:[^\][]|\[[^\][]*\])*\]\(([^)\s]+)\)/g), ...prose.matchAll(/^\[[^\]]+\]:\s*(\S+)/gm)]
+    .map((m) => m[1]).filter((u) => !u.startsWith("#"));
   return { images, pages };
-};
+}
 
-test("the packaged README's images and links are relative, to files the .vsix holds (no public home to point at)", () => {
-  const { images, pages } = readmeLinks();
-  assert.ok(images.length >= 5, "the README shows screenshots");
-  assert.ok(pages.length >= 3, "the README links to its other pages");
-  // vsce stores the changelog and the license under names of its own (VS Code shows them in tabs of their own)
+test("the packaged README's and changelog's links are relative, to files the .vsix holds (no public home to point at)", async () => {
+  assert.equal((await scripts()).publicHome(manifest), "");
+  const inside = (url: string) => files.includes(`extension/${decodeURIComponent(url.replace(/#.*$/, ""))}`);
+  for (const doc of ["extension/readme.md", "extension/changelog.md"]) {
+    const { images, pages } = markdownTargets(text(doc));
+    // vsce takes only HTTPS images, and there is no home to serve them from: the screenshots are links to them
+    assert.deepEqual(images, [], `${doc}: images`);
+    assert.deepEqual(pages.filter((url) => !/^https:\/\//.test(url) && !inside(url)), [], `${doc}: links to files the .vsix lacks`);
+  }
+  // every link and image of README.md is there, as a link to the same file
+  const source = markdownTargets(readFileSync(join(ROOT, "README.md"), "utf8"));
+  const packaged = new Set(markdownTargets(text("extension/readme.md")).pages);
   const renamed: Record<string, string> = { "CHANGELOG.md": "changelog.md", LICENSE: "LICENSE.txt" };
-  const inside = (url: string) => {
-    const path = decodeURIComponent(url.replace(/#.*$/, ""));
-    return files.includes(`extension/${renamed[path] ?? path}`);
-  };
-  assert.deepEqual(images.filter((url) => /^[a-z]+:/i.test(url) || !/\.(png|gif)$/.test(url) || !inside(url)), [], "images not in the .vsix (or not PNG/GIF)");
-  assert.deepEqual(pages.filter((url) => !/^https:\/\//.test(url) && !inside(url)), [], "links to files the .vsix lacks");
+  assert.ok(source.images.length >= 5 && source.pages.length >= 3, "README.md shows screenshots and links to its pages");
+  assert.deepEqual([...source.images, ...source.pages].filter((u) => !packaged.has(renamed[u] ?? u)), [], "README.md's targets the packaged README lacks");
+});
+
+test("packagedMarkdown: relative links become reference links (images links), or absolute against a home; code is kept", async () => {
+  const { packagedMarkdown } = await scripts();
+  const md = "See [the CLI](docs/cli.md#run), ![Shot](docs/images/a.png), [web](https://a.test/), [top](#x), `[c](c.md)`.\n```\n[d](d.md)\n```\n[log](CHANGELOG.md) [again](docs/cli.md#run)\n";
+  assert.equal(packagedMarkdown(md, ""),
+    "See [the CLI][lwir-1], [Image: Shot][lwir-2], [web](https://a.test/), [top](#x), `[c](c.md)`.\n```\n[d](d.md)\n```\n[log][lwir-3] [again][lwir-1]\n" +
+    "\n[lwir-1]: docs/cli.md#run\n[lwir-2]: docs/images/a.png\n[lwir-3]: changelog.md\n");
+  assert.equal(packagedMarkdown("[a](docs/a.md) ![b](docs/b.png)", "https://git.test/o/r"),
+    "[a](https://git.test/o/r/blob/HEAD/docs/a.md) ![b](https://git.test/o/r/raw/HEAD/docs/b.png)");
+  assert.equal(packagedMarkdown("no links", ""), "no links");
+  assert.equal(packagedMarkdown("[![Shot](a.png)](b.md)", ""), "[Image: Shot][lwir-1]\n\n[lwir-1]: b.md\n");
 });
 
 test("no shipped file names the placeholder host, or any host standing in for a home the project lacks", () => {

@@ -58,10 +58,10 @@ describe("pre-commit hook (.pre-commit-hooks.yaml)", () => {
       pkgDir = join(prefix, "lib", "node_modules", "lwir-tools");
     });
 
-    test("the package is the committed CLI bundle and the schema: no build, no dependency, no sources", () => {
+    test("the package is the committed CLI bundles (the CLI, lwir mcp's) and the schema: no build, no dependency, no sources", () => {
       assert.ok(existsSync(join(envBin, "lwir")));
       assert.deepEqual(readdirSync(pkgDir).sort(), ["LICENSE", "README.md", "bundle", "package.json", "schemas"]);
-      assert.deepEqual(readdirSync(join(pkgDir, "bundle")), ["lwir.js"]);
+      assert.deepEqual(readdirSync(join(pkgDir, "bundle")).sort(), ["lwir-mcp.js", "lwir.js"]);
       assert.match(readFileSync(join(pkgDir, "bundle", "lwir.js"), "utf8").split("\n")[0], /^#!\/usr\/bin\/env node/);
       assert.ok(existsSync(join(pkgDir, "schemas", "lwir.schema.json")));
     });

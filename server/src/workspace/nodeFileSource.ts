@@ -94,6 +94,13 @@ export class NodeFileSource implements WorkspaceFileSource {
       // A FIFO or a device would block the read, or never end: only regular files are read.
       if (!st.isFile()) return { kind: "unreadable", reason: st.isDirectory() ? "is a folder" : "not a regular file" };
       if (st.size > maxSize) return { kind: "tooLarge", size: st.size };
+      if (st.size <= SYNC_READ_MAX) {
+        // As the CLI reads a file (cli/check.ts): straight into a string, in one call and without a Buffer.
+        // Text with no U+FFFD and no NUL is exactly what decodeSource makes of the same bytes (a UTF-16 byte
+        // order mark and invalid UTF-8 come out as U+FFFD); anything else takes the byte path below.
+        const text = readFileSync(path, "utf8");
+        if (!text.includes("\uFFFD") && !text.includes("\0")) return { kind: "text", text };
+      }
       const bytes = st.size <= SYNC_READ_MAX ? readFileSync(path) : await fs.readFile(path);
       // A folder scan: binary files are skipped (reported unreadable); other bytes are read as the runtime reads them.
       const decoded = decodeSource(bytes, "skip");

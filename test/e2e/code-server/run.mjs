@@ -8,7 +8,7 @@
 import { spawn } from "node:child_process";
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ARTIFACTS, Checks, ROOT, SCREENSHOTS, freshWorkspace, log, vscePackageArgs } from "../lib.mjs";
+import { ARTIFACTS, Checks, ROOT, SCREENSHOTS, freshWorkspace, log } from "../lib.mjs";
 import { SCREENSHOT_NAMES, driveChecks } from "./drive.mjs";
 import { LM_PROBE_DIR } from "./lm-tools.mjs";
 import { install } from "./install.mjs";
@@ -66,10 +66,11 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 }
 
 /**
- * Packs the .vsix like `npm run package` (vsce 3.9, offline), into this run's folder rather than the shared repo root.
+ * Packs the .vsix with plain `vsce package` (vsce 3.9, offline; what `npm run package` runs), into this run's folder
+ * rather than the shared repo root.
  * vsce first runs vscode:prepublish, so dist/ then holds the production bundles, the ones users get.
  */
-function packageVsix(out, { cwd = ROOT, args = vscePackageArgs(out) } = {}) {
+function packageVsix(out, { cwd = ROOT, args = ["--out", out] } = {}) {
   return new Promise((resolvePromise, reject) => {
     const vsce = join(ROOT, "node_modules", "@vscode", "vsce", "vsce");
     // stdin closed: vsce asks questions on a terminal when the manifest lacks something; here it must fail instead

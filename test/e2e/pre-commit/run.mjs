@@ -144,6 +144,13 @@ await checks.run("npm pack, then npm install -g ./lwir-tools-*.tgz on a fresh pr
   assert.equal(bad.status, 1);
   assert.match(bad.stdout, /error {2}model\.disallowed/);
   assert.deepEqual(readdirSync(join(prefix, "lib", "node_modules", "lwir-tools")).sort(), ["LICENSE", "README.md", "bundle", "package.json", "schemas"]);
+  // `lwir mcp` loads its own bundle from beside the CLI's (bundle/lwir-mcp.js): installed too, and found
+  // through the bin link
+  assert.deepEqual(readdirSync(join(prefix, "lib", "node_modules", "lwir-tools", "bundle")).sort(), ["lwir-mcp.js", "lwir.js"]);
+  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "e2e", version: "1" } } };
+  const mcp = sh(lwir, ["mcp"], { env, cwd: work, timeout: 30_000, input: `${JSON.stringify(init)}\n` });
+  assert.equal(mcp.status, 0, mcp.stderr);
+  assert.equal(JSON.parse(mcp.stdout.split("\n")[0]).result.serverInfo.name, "lwir");
 });
 
 rmSync(work, { recursive: true, force: true });
