@@ -188,7 +188,7 @@ class GraphView implements vscode.Disposable {
         this.schedule(0);
         return;
       case "reveal":
-        return this.reveal(message.id);
+        return this.reveal(message.id, message.focusEditor === true);
       case "edit":
         return this.editing.intent(message.intent);
       case "copyMermaid": {
@@ -217,12 +217,13 @@ class GraphView implements vscode.Disposable {
   }
 
   /** Reveals and selects the node's step (its id value) in its editor. */
-  private async reveal(id: string): Promise<void> {
+  /** Shows the step and selects its id; the keyboard focus moves to the editor only when asked (a double click, Enter). */
+  private async reveal(id: string, focusEditor: boolean): Promise<void> {
     const range = this.last?.selections[id];
     if (!range || !this.uri) return;
     const selection = new vscode.Selection(range.start.line, range.start.character, range.end.line, range.end.character);
     const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.uri!.toString());
-    const editor = await vscode.window.showTextDocument(this.uri, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, selection, preserveFocus: false });
+    const editor = await vscode.window.showTextDocument(this.uri, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, selection, preserveFocus: !focusEditor });
     editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 

@@ -202,6 +202,8 @@ window.addEventListener("message", (event: MessageEvent<ToWebview>) => {
 
 // Pan by dragging the background; a click on a node reveals its step.
 // (The target is read at pointerdown: with the pointer captured, pointerup's target is the svg.)
+const DOUBLE_CLICK_MS = 500;
+let lastClick: { id: string; at: number } | undefined;
 let drag: { x: number; y: number; tx: number; ty: number; moved: boolean; target: EventTarget | null } | undefined;
 svg.addEventListener("pointerdown", (e) => {
   if (e.button !== 0) return;
@@ -226,10 +228,15 @@ svg.addEventListener("pointerup", () => {
   if (!down || down.moved || !(down.target instanceof Element)) return;
   const target = down.target.closest("[data-id]") as SVGGElement | null;
   const id = target?.dataset.id;
-  if (id) {
-    setFocus(id);
-    vscode.postMessage({ type: "reveal", id });
-  }
+  if (!id) return;
+  // A click keeps the keyboard focus here, so Delete and F2 act on the step clicked (editing.ts), not on its
+  // id's text; a second click on it soon after (a double click: the captured pointer gets no dblclick of its
+  // own target) goes to the step's text with the focus, as Enter does.
+  const now = Date.now();
+  const again = lastClick?.id === id && now - lastClick.at < DOUBLE_CLICK_MS;
+  lastClick = again ? undefined : { id, at: now };
+  setFocus(id);
+  vscode.postMessage({ type: "reveal", id, ...(again ? { focusEditor: true } : {}) });
 });
 svg.addEventListener("wheel", (e) => {
   e.preventDefault();
@@ -265,7 +272,7 @@ search.addEventListener("keydown", (e) => {
 svg.addEventListener("keydown", (e) => {
   if (!data) return;
   if (e.key === "Enter" || e.key === " ") {
-    if (focused) { e.preventDefault(); vscode.postMessage({ type: "reveal", id: focused }); }
+    if (focused) { e.preventDefault(); vscode.postMessage({ type: "reveal", id: focused, focusEditor: true }); }
     return;
   }
   if (e.key === "+" || e.key === "=") return zoom(1.25);

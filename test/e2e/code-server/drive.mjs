@@ -106,6 +106,7 @@ export async function driveChecks({ page, url, workspace, run, screenshots }) {
   if (process.env.LWIR_E2E_ONLY === "graph") {
     await graphChecks({ page, wb, workspace, run, screenshots });
     await graphEditChecks({ page, wb, workspace, run });
+    await dryRunChecks({ page, wb, workspace, run });
     return true;
   }
 

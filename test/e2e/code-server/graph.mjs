@@ -105,9 +105,15 @@ export async function graphChecks({ page, wb, workspace, run, screenshots, codeS
     await wb.command("View: Toggle Primary Side Bar Visibility");
   });
 
-  await run("graph: a click on a node selects its step's id in the editor", async () => {
+  await run("graph: a click on a node keeps the keyboard in the graph; a double click selects its step's id in the editor", async () => {
     const prep = find(text, /^\s*- id: prep\s*$/, "prep");
+    // a single click: the step focused in the graph (Delete and F2 act on it there), the editor left unfocused
     await view().locator('g[data-id="prep"]').click();
+    await view().locator('g.focused[data-id="prep"]:focus').waitFor().catch(() => {
+      throw new Error("after a click on the node, the graph does not keep the keyboard focus on it");
+    });
+    if (await page.locator(".monaco-editor.focused").count() > 0) throw new Error("a click on a node moved the keyboard focus to the editor");
+    await view().locator('g[data-id="prep"]').dblclick();
     await wb.waitForCursor(prep.line, prep.endCol);
     const sel = await page.locator('[id="status.editor.selection"]').innerText();
     if (!/\(4 selected\)/.test(sel)) throw new Error(`the status bar shows ${JSON.stringify(sel)}: "prep" should be selected`);
