@@ -131,7 +131,7 @@ export async function lmToolsChecks({ page, wb, workspace, run }) {
     const saved = cliOfText(TEXT);
     if (!saved.valid) throw new Error(`the CLI finds ${FILE} invalid: ${json(saved.findings)}`);
     await wb.escape();
-    await wb.openFromExplorer(FILE);
+    await wb.open(FILE); // quick open: after the authoring checks resize the window, the explorer row sits under its section header
     // gpt-4o -> gpt-4o-mini, a model outside the permissions, not saved
     const model = at(TEXT, "with: {model: gpt-4o, prompt: \"Summarize", "gpt-4o");
     await wb.goto(model.line, model.col + "gpt-4o".length);
@@ -159,7 +159,7 @@ export async function lmToolsChecks({ page, wb, workspace, run }) {
   await run("Language Model Tools (vscode.lm.invokeTool): lwir_fix with write: true asks first (VS Code's dialog); cancelled nothing changes, confirmed the fix is applied in the editor, unsaved", async () => {
     if (readFileSync(file, "utf8") !== TEXT) writeFileSync(file, TEXT);
     await wb.escape();
-    if ((await page.locator(".tab.active", { hasText: FILE }).count()) === 0) await wb.openFromExplorer(FILE);
+    if ((await page.locator(".tab.active", { hasText: FILE }).count()) === 0) await wb.open(FILE); // quick open: after the authoring checks resize the window, the explorer row sits under its section header
     if ((await page.locator(".tab.active.dirty").count()) > 0) await undoAll();
     // needs: [summarize] -> [summarise]: a misspelt step id with one close match, which lwir_fix corrects
     const needs = at(TEXT, "needs: [summarize]", "summarize");
