@@ -4,15 +4,16 @@
 // client/src/graphEditing.ts (the extension) share them.
 import type { GraphEdge, GraphNode, WorkflowGraph } from "../../server/src/graph/model";
 import type { GraphEditAction, GraphEditReferrer } from "../../server/src/protocol";
+import { usesGlyph } from "./view";
 
-/** The step types the view's palette offers, with the glyph the drawing uses for each. */
+/** The step types the view's palette offers, with the glyph the drawing uses for each (view.ts's usesGlyph). */
 export const PALETTE: ReadonlyArray<{ uses: string; glyph: string; title: string }> = [
-  { uses: "ai.generate", glyph: "✦", title: "ai.generate: a model call" },
-  { uses: "tool.call", glyph: "⚙", title: "tool.call: a tool call" },
-  { uses: "code.run", glyph: "λ", title: "code.run: your code" },
-  { uses: "decision", glyph: "◆", title: "decision: routes by its cases" },
-  { uses: "parallel", glyph: "∥", title: "parallel: a body run per item" },
-];
+  { uses: "ai.generate", title: "ai.generate: a model call" },
+  { uses: "tool.call", title: "tool.call: a tool call" },
+  { uses: "code.run", title: "code.run: your code" },
+  { uses: "decision", title: "decision: routes by its cases" },
+  { uses: "parallel", title: "parallel: a body run per item" },
+].map((p) => ({ ...p, glyph: usesGlyph(p.uses) }));
 
 /** The commands the extension's menus and palette entries ask the page to run on its selection. */
 export type EditCommand = "connect" | "disconnect" | "addStep" | "addStepInto" | "deleteStep" | "rename" | "moveCaseUp" | "moveCaseDown" | "delete";

@@ -17,7 +17,8 @@ import type { Analysis } from "../service/analysis";
 import { problemCount } from "../service/codeLens";
 import { sourceSpan, stringAt, valueOffsetOf } from "../service/references";
 import { fileNameOf } from "../service/workspace";
-import type { WorkspaceFileSource } from "../workspace/files";
+import { uriBeside, type WorkspaceFileSource } from "../workspace/files";
+import { NO_FILE_SOURCE, openOrRead } from "./openOrRead";
 import { isRecord } from "./requestGuards";
 import { lwirAnalysis, type ServerParts } from "./serverParts";
 
@@ -137,22 +138,11 @@ export class DryRuns {
 
   /** The scenarios file beside the workflow (`NAME.lwir.test.yaml`, `.yml`, `.json`, in that order), if there is one. */
   private async scenariosFor(uri: string): Promise<ScenariosSource | undefined> {
-    const bare = uri.replace(/[?#].*$/s, "");
-    const folder = bare.slice(0, bare.lastIndexOf("/"));
-    const source = this.sources().find((s) => s.handles(folder));
     for (const name of scenariosNamesFor(fileNameOf(uri))) {
-      const candidate = `${folder}/${encodeURIComponent(name)}`;
-      const open = this.parts.documents.get(candidate);
-      let text: string | undefined;
-      if (open) text = open.getText();
-      else if (source) {
-        const content = await source.read(candidate, MAX_SCENARIOS_SIZE);
-        if (content.kind === "missing" || (content.kind === "unreadable" && content.reason === "is a folder")) continue;
-        if (content.kind !== "text") return undefined;
-        text = content.text;
-      }
-      if (text === undefined) continue;
-      return { name, doc: parseDocument(text.replace(/^\uFEFF/, ""), formatOf(name) ?? "yaml") };
+      const read = await openOrRead(this.parts.documents, this.sources(), uriBeside(uri, name), MAX_SCENARIOS_SIZE);
+      if (read.ok) return { name, doc: parseDocument(read.text.replace(/^\uFEFF/, ""), formatOf(name) ?? "yaml") };
+      // the next name when there is no such file here; any other failure: no scenarios file
+      if (!read.missing && read.reason !== "is a folder" && read.reason !== NO_FILE_SOURCE) return undefined;
     }
     return undefined;
   }

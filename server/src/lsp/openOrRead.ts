@@ -10,6 +10,9 @@ export type TextRead =
   | { ok: true; text: string; invalidUtf8?: Array<{ offset: number; bytes: number[] }> }
   | { ok: false; missing: boolean; reason: string };
 
+/** Why nothing was read when no file source handles the URI (the reason of an unreadable read). */
+export const NO_FILE_SOURCE = "the language server cannot read files here";
+
 /** `limitName` names the limit in the too-large reason (a setting, when one sets it). */
 export async function openOrRead(
   documents: TextDocuments<TextDocument>, sources: readonly WorkspaceFileSource[], uri: string, maxSize: number, limitName = "the limit",
@@ -17,7 +20,7 @@ export async function openOrRead(
   const open = documents.get(uri) ?? documents.all().find((d) => sameFile(d.uri, uri));
   if (open) return { ok: true, text: open.getText() };
   const source = sources.find((s) => s.handles(uri));
-  if (!source) return { ok: false, missing: false, reason: "the language server cannot read files here" };
+  if (!source) return { ok: false, missing: false, reason: NO_FILE_SOURCE };
   const content = await source.read(uri, maxSize);
   switch (content.kind) {
     case "text": return { ok: true, text: content.text, ...(content.invalidUtf8 ? { invalidUtf8: content.invalidUtf8 } : {}) };
