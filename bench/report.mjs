@@ -133,8 +133,14 @@ function startupTargets(S, add, na) {
       add(`${F} 1,000 cold start → first diagnostics ≤ 2× (node -e 0 + warm in-process): ${s.tool}`,
         `${fmt(s.ratio_to_floor, 2)}× (${ms(s.median_ms)} ms vs ${ms(s.node_ms)} + ${ms(s.warm_ms)} ms)`, s.ratio_to_floor <= 2);
     }
-    for (const peer of cold.filter((s) => s.ours_ratio !== undefined)) {
+    const isFresh = (s) => s.tool.startsWith("fresh process");
+    for (const peer of cold.filter((s) => s.ours_ratio !== undefined && !isFresh(s))) {
       add(`${F} 1,000 cold start ≤ 0.5× ${peer.tool}`, `${fmt(peer.ours_ratio, 2)}× (${ms(ours.median_ms)} ms vs ${ms(peer.median_ms)} ms)`, peer.ours_ratio <= 0.5);
+    }
+    // Not a target: the least any cold start of our code costs (first-analysis.cjs), and what the server adds to it.
+    for (const fresh of cold.filter(isFresh)) {
+      na(`${F} 1,000 cold start, for reference: ${fresh.tool}`,
+        `${fmt(fresh.ratio_to_floor, 2)}× node -e 0 + warm (${ms(fresh.median_ms)} ms); the server (${ours.tool}) takes ${fmt(fresh.ours_ratio, 2)}× this`);
     }
   }
   const cli = S.filter((s) => s.group === "startup" && s.tool.startsWith("ours CLI"));

@@ -4,15 +4,17 @@
 //   - ours: the built server (dist/server.js), `lwir.validation.delay` 0 (push mode);
 //   - yaml-language-server with the LWIR schema, debounce removed (bench/yamlls-nodelay.cjs) and as shipped;
 //   - bare Node start-up: `node -e 0`, spawn → exit;
-//   - our warm in-process figure: `analyzeText` + `toDiagnostics` of a fresh text in this (warmed-up) process.
+//   - our warm in-process figure: `analyzeText` + `toDiagnostics` of a fresh text in this (warmed-up) process;
+//   - a fresh process that loads our analysis alone and analyses the text once (first-analysis.cjs): what
+//     any cold start of our code pays before a server adds anything (V8 compiling and first running it).
 // The "floor" of every series is bare Node start-up + the warm figure of the same round, so each ratio is
 // cold start / (node -e 0 + warm). yaml-language-server reads the JSON document as YAML (JSON is YAML).
 //   --ours A.js,A.js+cache                 our server bundles, each its own series (default dist/server.js);
 //                                          `+cache`: started with a code cache folder (LWIR_CODE_CACHE_DIR, as the
 //                                          VS Code extension starts it), primed by one start before measuring
-//   --servers ours,yamlls-nodelay,yamlls   which servers to start (default all three)
+//   --servers ours,yamlls-nodelay,yamlls,fresh   which to start (default all four; fresh: first-analysis.cjs)
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { args, emit, interleave, readWorkload, require, round, median, summarize, timedSync, variant, yamllsSettings } from "../lib.mjs";
@@ -24,7 +26,7 @@ const ours = require("./tmp/ours.cjs");
 const a = args();
 const base = readWorkload(a.file);
 const oursBundles = String(a.raw.ours ?? join(root, "dist", "server.js")).split(",");
-const servers = String(a.raw.servers ?? "ours,yamlls-nodelay,yamlls").split(",").flatMap((s) => (s === "ours" ? oursBundles.map((_, k) => `ours${k}`) : [s]));
+const servers = String(a.raw.servers ?? "ours,yamlls-nodelay,yamlls,fresh").split(",").flatMap((s) => (s === "ours" ? oursBundles.map((_, k) => `ours${k}`) : [s]));
 const TIMEOUT = 120_000;
 
 const yamlSettings = yamllsSettings(root);
@@ -33,6 +35,7 @@ const yamlSettings = yamllsSettings(root);
 const bundleName = (file) => (file.includes(join("bench", "tmp", "prod")) ? "production bundle" : `${file.slice(root.length + 1)}`);
 const CACHE_DIR = join(root, "bench", "tmp", "code-cache");
 const SERVERS = {
+  fresh: { tool: "fresh process: our analysis alone, loaded and run once (no server)" },
   ...Object.fromEntries(oursBundles.map((entry, k) => {
     const cached = entry.endsWith("+cache");
     const file = cached ? entry.slice(0, -"+cache".length) : entry;
@@ -83,6 +86,25 @@ async function coldStart(name, i) {
   return ms;
 }
 
+/** The fresh-process reference: spawn → our analysis loaded → one text's diagnostics written (exit not timed). */
+function freshProcess(i) {
+  const file = join(root, "bench", "tmp", `cold-fresh-${i}.lwir.${a.format}`);
+  writeFileSync(file, variant(base, i));
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [join(here, "first-analysis.cjs"), file, a.format], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.on("error", reject);
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      if (!out.endsWith("\n")) return;
+      const ms = performance.now() - started;
+      if (out.trim() !== "0") reject(new Error(`fresh process: ${out.trim()} errors on a valid workload`));
+      child.on("exit", () => resolve(ms));
+    });
+  });
+}
+
 function bareNode() {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -122,7 +144,7 @@ for (let i = 0; i < 30; i++) warm(-i - 1);
 const nodeSamples = [];
 const warmSamples = [];
 const subjects = {};
-for (const name of servers) subjects[name] = (i) => coldStart(name, i);
+for (const name of servers) subjects[name] = name === "fresh" ? freshProcess : (i) => coldStart(name, i);
 const { results, floorSamples } = await interleave({
   warmup: Math.min(a.warmup, 2),
   iterations: a.iterations,
