@@ -273,14 +273,29 @@ export const DRY_RUN_REQUEST = "lwir/dryRun";
 
 export interface DryRunParams {
   textDocument: { uri: string };
+  /**
+   * Run this scenario of the scenarios file (its name), or the generated input (null), and keep it as the
+   * document's current scenario (hovers and prompt previews follow it) until the document is closed.
+   * Omitted: the current scenario (at first the file's first scenario).
+   */
+  scenario?: string | null;
 }
 
-export type DryRunResult = { uri: string; version: number } & (DryRunReport | { scenario: string; error: string });
+export type DryRunResult = {
+  uri: string;
+  version: number;
+  /** The names of the scenarios in the scenarios file beside the workflow, in file order (empty: none). */
+  scenarios: string[];
+  /** The name of the scenario that ran (or would have), null for the generated input. */
+  scenarioName: string | null;
+} & (DryRunReport | { scenario: string; error: string });
 
 export type { DryRunReport, DryRunOverlay, OverlayStep, OverlayChoice, OverlayFailure } from "./run/overlay";
 
 /** Client command "LWIR: Dry run" (argument: a document URI, optional; else the active editor's). */
 export const DRY_RUN_COMMAND = "lwir.dryRun";
+/** Client command "LWIR: Dry run a scenario…": a pick of the scenarios (and the generated input), then the run. */
+export const DRY_RUN_SCENARIO_COMMAND = "lwir.dryRunScenario";
 
 // ---- the Test Explorer (client/src/testExplorer.ts ↔ server/src/lsp/scenarioFeatures.ts) -------------
 // Scenarios files (`NAME.lwir.test.yaml|yml|json`, docs/dry-run.md) listed and run as `lwir test` runs them,

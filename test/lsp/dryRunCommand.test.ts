@@ -1,7 +1,8 @@
 // "LWIR: Dry run" over LSP (built server): the `lwir/dryRun` request answers the trace that
 // `lwir run --dry --format json` prints for the same files (the first scenario of the scenarios file beside
-// the workflow, else the generated input and samples), the same text, and the graph view's overlay; the
-// editor's unsaved text is what runs; a workflow with problems has no dry run. Files go to a temporary folder.
+// the workflow, else the generated input and samples; or the scenario the request names, which stays the
+// document's current one), the same text, and the graph view's overlay; the editor's unsaved text is what
+// runs; a workflow with problems has no dry run. Files go to a temporary folder.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -9,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { runDry } from "../../server/src/cli/dryrun";
-import { DRY_RUN_REQUEST, type DryRunReport, type DryRunResult } from "../../server/src/protocol";
+import { DRY_RUN_REQUEST, PREVIEW_PROMPT_REQUEST, type DryRunResult, type PromptPreview } from "../../server/src/protocol";
 import { LspClient } from "./harness";
 
 const EXAMPLES = resolve("examples");
@@ -22,7 +23,7 @@ function cli(file: string, scenario?: string): { code: number; json: Record<stri
   return { code: json.code, json: JSON.parse(json.stdout), text: text.stdout };
 }
 
-const report = (r: DryRunResult | null): DryRunReport & { uri: string; version: number } => {
+const report = (r: DryRunResult | null): Exclude<DryRunResult, { error: string }> => {
   assert.ok(r, "an answer");
   if ("error" in r) assert.fail(`no dry run: ${r.error}`);
   return r;
@@ -57,6 +58,8 @@ describe("lwir/dryRun: LWIR: Dry run over LSP", () => {
     assert.equal(r.scenario, 'scenario "two tickets, one redrafted" (support-triage.lwir.test.yaml)');
     assert.equal(r.generated, false);
     assert.equal(r.version, 1);
+    assert.deepEqual(r.scenarios, ["two tickets, one redrafted", "a reviewer who never approves runs the draft out of maxVisits", "an empty queue still writes a hand-over note"]);
+    assert.equal(r.scenarioName, "two tickets, one redrafted");
     // the text is the CLI's, from the step list on (the title names the scenario the editor's way)
     const body = (t: string) => t.slice(t.indexOf("\n  1. "));
     assert.ok(r.text.includes(body(text).trimEnd()), "the CLI's trace text is in the document");
@@ -94,8 +97,45 @@ describe("lwir/dryRun: LWIR: Dry run over LSP", () => {
     assert.deepEqual([r.input, r.inputFrom], [input, inputFrom]);
     assert.equal(r.generated, true);
     assert.equal(r.scenario, "the generated input");
+    assert.deepEqual([r.scenarios, r.scenarioName], [[], null]);
     assert.match(r.text, /No scenario: the input is generated from input\.schema and every step's output is a generated sample/);
     assert.ok(r.trace.steps.every((s) => s.sample !== "given"));
+  });
+
+  test("a scenario chosen by name runs as `lwir run --dry --scenario NAME` and stays current (next run, prompt previews) until the document closes; null: the generated input; a name gone: the first, said", async () => {
+    const name = "support-triage.lwir.yaml";
+    const uri = uriOf(name);
+    client.open(uri, readFileSync(join(dir, name), "utf8"));
+    const chosen = "an empty queue still writes a hand-over note";
+    const run = (scenario?: string | null): Promise<DryRunResult | null> => client.request(DRY_RUN_REQUEST, { textDocument: { uri }, ...(scenario !== undefined ? { scenario } : {}) });
+    const preview = (): Promise<PromptPreview> => client.request(PREVIEW_PROMPT_REQUEST, { textDocument: { uri }, stepPath: "triage.draft" });
+    const r = report(await run(chosen));
+    const { json } = cli(join(dir, name), chosen);
+    const { file: _file, input: _input, inputFrom: _from, ...trace } = json;
+    assert.deepEqual(r.trace, trace);
+    assert.equal(r.scenarioName, chosen);
+    assert.equal(r.scenario, `scenario "${chosen}" (support-triage.lwir.test.yaml)`);
+    // no scenario in the request: the chosen one is still current, for the run and for the prompt preview
+    const again = report(await run());
+    assert.deepEqual([again.scenarioName, again.trace], [chosen, trace]);
+    assert.equal((await preview()).scenario, `scenario "${chosen}" (support-triage.lwir.test.yaml)`);
+    // null: the generated input, as `lwir run --dry FILE`
+    const generated = report(await run(null));
+    const plain = cli(join(dir, name)).json;
+    assert.deepEqual(generated.trace, (({ file: _f, input: _i, inputFrom: _g, ...t }) => t)(plain));
+    assert.deepEqual([generated.scenarioName, generated.generated], [null, true]);
+    assert.match(generated.scenario, /^the generated input \(chosen instead of support-triage\.lwir\.test\.yaml's scenarios\)$/);
+    assert.equal(generated.scenarios.length, 3, "the scenarios are still listed, to pick another");
+    // a name the file does not have (renamed since): the first scenario, and the label says so
+    const gone = report(await run("renamed since"));
+    assert.equal(gone.scenarioName, "two tickets, one redrafted");
+    assert.match(gone.scenario, /it has no scenario "renamed since" any more\)$/);
+    // closed and opened again: the choice is forgotten, the first scenario is current
+    await run(chosen);
+    client.close(uri);
+    client.open(uri, readFileSync(join(dir, name), "utf8"));
+    assert.equal(report(await run()).scenarioName, "two tickets, one redrafted");
+    client.close(uri);
   });
 
   test("a workflow with problems has no dry run (the answer says why); not an open LWIR document: null; no uri: an error", async () => {

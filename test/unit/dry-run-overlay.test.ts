@@ -115,7 +115,7 @@ describe("the report (text in the CLI's words)", () => {
 describe("overlay → marks on the graph (webview/graph/overlay.ts)", () => {
   const graph = buildGraph(LOOP);
   const data = { graph, layout: layoutGraph(graph) };
-  const result = (version: number): DryRunResult => ({ uri: "file:///t.lwir.yaml", version, ...dryRunReport(LOOP, run(LOOP, { review: ["again", "ok"] }), "Dry run of t.lwir.yaml") });
+  const result = (version: number): DryRunResult => ({ uri: "file:///t.lwir.yaml", version, scenarios: ["s"], scenarioName: "s", ...dryRunReport(LOOP, run(LOOP, { review: ["again", "ok"] }), "Dry run of t.lwir.yaml") });
 
   test("each step that ran has a badge with its count; the decision's chosen edges are labelled; the unreached step is dimmed", () => {
     const marks = overlayMarks(data, result(4), 4);
@@ -133,7 +133,7 @@ describe("overlay → marks on the graph (webview/graph/overlay.ts)", () => {
   });
 
   test("the failed step is marked with a text badge and its error in the title", () => {
-    const failed: DryRunResult = { uri: "u", version: 1, ...dryRunReport(LOOP, run(LOOP, { review: ["again", "again", "again"] }), "x") };
+    const failed: DryRunResult = { uri: "u", version: 1, scenarios: ["s"], scenarioName: "s", ...dryRunReport(LOOP, run(LOOP, { review: ["again", "again", "again"] }), "x") };
     const marks = overlayMarks(data, failed, 1);
     const draft = marks.nodes.find((n) => n.id === "draft")!;
     assert.deepEqual(draft.classes, ["dry-ran", "dry-failed"]);
@@ -153,7 +153,7 @@ describe("overlay → marks on the graph (webview/graph/overlay.ts)", () => {
   });
 
   test("a workflow that cannot run: the bar says why, nothing is marked", () => {
-    const marks = overlayMarks(data, { uri: "u", version: 2, scenario: "the generated input", error: "No dry run: the workflow has 1 problem" }, 2);
+    const marks = overlayMarks(data, { uri: "u", version: 2, scenarios: [], scenarioName: null, scenario: "the generated input", error: "No dry run: the workflow has 1 problem" }, 2);
     assert.deepEqual([marks.nodes, marks.edges], [[], []]);
     assert.match(marks.bar, /No dry run: the workflow has 1 problem/);
   });

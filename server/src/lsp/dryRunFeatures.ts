@@ -2,15 +2,16 @@
 // ai.generate step, the `lwir/previewPrompt` request its document is drawn from, the values the hover
 // adds inside `{{ }}`, and `lwir/dryRun` ("LWIR: Dry run": the trace and the graph view's overlay). The run itself is run/preview.ts (pure); here: finding the scenarios file beside the
 // workflow (an open document's text, else read where the workspace scan reads files: the disk in Node, the
-// client in the browser), one cached run per document version and scenarios text, and the LSP shapes.
+// client in the browser), the scenario chosen for each open document, one cached run per document version,
+// scenarios text and choice, and the LSP shapes.
 import type { CancellationToken, CodeLens, Position, Range } from "vscode-languageserver";
 import { formatOf, parseDocument } from "../document/document";
 import { templateAt } from "../lwir/expressions";
 import { DRY_RUN_REQUEST, PREVIEW_PROMPT_COMMAND, PREVIEW_PROMPT_REQUEST, type DryRunResult, type PreviewPromptArgs, type PromptPreview } from "../protocol";
 import { dryRunReport } from "../run/overlay";
 import {
-  currentScenario, dryRunView, expressionValue, expressionValueMarkdown, previewPrompt, stepAt, stepsUsing,
-  type DryRunView, type ScenariosSource,
+  currentScenario, dryRunView, expressionValue, expressionValueMarkdown, previewPrompt, scenarioNames, stepAt, stepsUsing,
+  type DryRunView, type ScenarioChoice, type ScenariosSource,
 } from "../run/preview";
 import { scenariosNamesFor } from "../run/scenarios";
 import type { Analysis } from "../service/analysis";
@@ -28,17 +29,23 @@ const MAX_SCENARIOS_SIZE = 4 * 1024 * 1024;
 interface Cached {
   analysis: Analysis;
   scenariosKey: string;
+  choice: ScenarioChoice;
   view: DryRunView;
 }
 
 export class DryRuns {
   private readonly cache = new Map<string, Cached>();
+  /** The scenario chosen for a document ("LWIR: Dry run a scenario…"), until it is closed: hovers and prompt previews follow it. */
+  private readonly chosen = new Map<string, string | null>();
 
   constructor(private readonly parts: ServerParts, private readonly sources: () => readonly WorkspaceFileSource[]) {}
 
   listen(): void {
     const { connection, documents, session, settings } = this.parts;
-    documents.onDidClose(session.notification("didClose (dry run)", (event) => { this.cache.delete(event.document.uri); }));
+    documents.onDidClose(session.notification("didClose (dry run)", (event) => {
+      this.cache.delete(event.document.uri);
+      this.chosen.delete(event.document.uri);
+    }));
     // The lens setting changed: the editor asks for the lenses again.
     let lens = settings.current.dryRun.previewLens;
     settings.onChange(() => {
@@ -47,11 +54,13 @@ export class DryRuns {
       if (this.parts.client().codeLensRefresh) void connection.sendRequest("workspace/codeLens/refresh").catch(() => {});
     });
     const preview = session.documentRequest("previewPrompt", (params: { textDocument: { uri: string }; stepPath: string }) => this.previewPrompt(params.textDocument.uri, params.stepPath));
-    const dryRun = session.documentRequest("dryRun", (params: { textDocument: { uri: string } }) => this.dryRun(params.textDocument.uri));
+    const dryRun = session.documentRequest("dryRun", (params: { textDocument: { uri: string }; scenario?: string | null }) => this.dryRun(params.textDocument.uri, params.scenario));
     connection.onRequest(DRY_RUN_REQUEST, (params: unknown, token: CancellationToken) => {
       const p = isRecord(params) ? params : {};
       const uri = isRecord(p.textDocument) && typeof p.textDocument.uri === "string" ? p.textDocument.uri : typeof p.uri === "string" ? p.uri : undefined;
-      return dryRun({ textDocument: { uri: uri as string } }, token);
+      // a name, or null for the generated input; anything else keeps the document's current scenario
+      const scenario = typeof p.scenario === "string" || p.scenario === null ? p.scenario : undefined;
+      return dryRun({ textDocument: { uri: uri as string }, scenario }, token);
     });
     connection.onRequest(PREVIEW_PROMPT_REQUEST, (params: unknown, token: CancellationToken) => {
       const p = isRecord(params) ? params : {};
@@ -60,15 +69,20 @@ export class DryRuns {
     });
   }
 
-  /** "LWIR: Dry run": the current scenario's run of this version of the document, as trace, text and overlay. */
-  async dryRun(uri: string): Promise<DryRunResult | null> {
+  /**
+   * "LWIR: Dry run": the current scenario's run of this version of the document, as trace, text and overlay.
+   * `scenario` (a name, or null for the generated input) becomes the document's current scenario first.
+   */
+  async dryRun(uri: string, scenario?: string | null): Promise<DryRunResult | null> {
     const analysis = lwirAnalysis(this.parts.workspace, uri);
     const document = this.parts.documents.get(uri);
     if (!analysis || !document) return null;
+    if (scenario !== undefined) this.chosen.set(uri, scenario);
     const version = document.version;
     const found = await this.view(uri, analysis);
-    if ("refused" in found) return { uri, version, scenario: found.scenario, error: `No dry run: ${found.refused}` };
-    return { uri, version, ...dryRunReport(analysis.document.value, found.view, `Dry run of ${fileNameOf(uri)}`) };
+    const choices = { scenarios: found.scenarios, scenarioName: found.name };
+    if ("refused" in found) return { uri, version, scenario: found.scenario, ...choices, error: `No dry run: ${found.refused}` };
+    return { uri, version, ...choices, ...dryRunReport(analysis.document.value, found.view, `Dry run of ${fileNameOf(uri)}`) };
   }
 
   /** "Preview prompt" on the `id` of each ai.generate step (the step's start without one), unless turned off. */
@@ -120,20 +134,28 @@ export class DryRuns {
     return { markdown: expressionValueMarkdown(value, found.view.scenario.label), range };
   }
 
-  /** The dry run of this version of the document in the current scenario, or why there is none. */
-  private async view(uri: string, analysis: Analysis): Promise<{ view: DryRunView } | { refused: string; scenario: string }> {
+  /**
+   * The dry run of this version of the document in the current scenario, or why there is none; with the
+   * scenarios file's scenario names and the current one's (null: the generated input).
+   */
+  private async view(uri: string, analysis: Analysis): Promise<({ view: DryRunView } | { refused: string; scenario: string }) & { scenarios: string[]; name: string | null }> {
     const scenarios = await this.scenariosFor(uri);
     const workflow = analysis.document.value;
+    const choice = this.chosen.get(uri);
+    const names = scenarioNames(scenarios);
     if (!analysis.valid) {
       const n = problemCount(analysis);
-      return { refused: `the workflow has ${n} ${n === 1 ? "problem" : "problems"}: the runtime would not register it, so there is no dry run.`, scenario: currentScenario(workflow, scenarios).label };
+      const current = currentScenario(workflow, scenarios, choice);
+      return { refused: `the workflow has ${n} ${n === 1 ? "problem" : "problems"}: the runtime would not register it, so there is no dry run.`, scenario: current.label, scenarios: names, name: current.name ?? null };
     }
     const scenariosKey = scenarios ? `${scenarios.name}\n${scenarios.doc.text}` : "";
     const cached = this.cache.get(uri);
-    if (cached && cached.analysis === analysis && cached.scenariosKey === scenariosKey) return { view: cached.view };
-    const view = dryRunView(workflow, currentScenario(workflow, scenarios));
-    this.cache.set(uri, { analysis, scenariosKey, view });
-    return { view };
+    if (cached && cached.analysis === analysis && cached.scenariosKey === scenariosKey && cached.choice === choice) {
+      return { view: cached.view, scenarios: names, name: cached.view.scenario.name ?? null };
+    }
+    const view = dryRunView(workflow, currentScenario(workflow, scenarios, choice));
+    this.cache.set(uri, { analysis, scenariosKey, choice, view });
+    return { view, scenarios: names, name: view.scenario.name ?? null };
   }
 
   /** The scenarios file beside the workflow (`NAME.lwir.test.yaml`, `.yml`, `.json`, in that order), if there is one. */

@@ -1,7 +1,8 @@
 // The dry run as the editor shows it (issue #24): one run of the workflow in the current scenario, and
 // what it says about one step (the prompt an ai.generate step sends) or one expression (its value where
-// its step runs). The current scenario is the first scenario of the scenarios file beside the workflow,
-// else the input generated from input.schema, as `lwir run --dry` takes it without --scenario.
+// its step runs). The current scenario is the one the user chose (by name, or the generated input), else the
+// first scenario of the scenarios file beside the workflow, else the input generated from input.schema, as
+// `lwir run --dry` takes it with and without --scenario.
 // Pure: the caller (lsp/dryRunFeatures.ts) reads the files and finds the expression under the cursor.
 import type { LwirDocument } from "../document/types";
 import type { PathSegment } from "../lwir/types";
@@ -17,6 +18,8 @@ const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null &
 export interface CurrentScenario {
   /** `scenario "two tickets" (flow.lwir.test.yaml)`, or `the generated input` (with why, when a scenarios file is there but unusable). */
   label: string;
+  /** The scenario's name; none for the generated input. */
+  name?: string;
   input: unknown;
   /** Where the input comes from, in the words of `lwir run --dry` ("from the scenario", "generated from input.schema"). */
   inputFrom: string;
@@ -33,20 +36,41 @@ export interface ScenariosSource {
 
 const GENERATED = "generated from input.schema";
 
-/** The first scenario of the scenarios file, else the generated input (`lwir run --dry` with no --scenario). */
-export function currentScenario(workflow: unknown, scenarios: ScenariosSource | undefined): CurrentScenario {
+/**
+ * Which scenario runs: a scenario's name, `null` for the generated input (no scenario), or `undefined` for the
+ * default: the first scenario of the scenarios file.
+ */
+export type ScenarioChoice = string | null | undefined;
+
+/** The names of the scenarios file's scenarios, in file order (none when it does not parse). */
+export function scenarioNames(scenarios: ScenariosSource | undefined): string[] {
+  if (!scenarios || scenarios.doc.parseErrors.length > 0 || scenarios.doc.tooDeep) return [];
+  return readScenarios(scenarios.doc).scenarios.map((s) => s.name);
+}
+
+/**
+ * The scenario a preview runs: the chosen one, else the first of the scenarios file, else the generated input
+ * (`lwir run --dry` with and without --scenario). A chosen name the file no longer has falls back to the first
+ * scenario, and the label says so.
+ */
+export function currentScenario(workflow: unknown, scenarios: ScenariosSource | undefined, choice?: ScenarioChoice): CurrentScenario {
   const generated = (why = ""): CurrentScenario => ({ label: `the generated input${why}`, input: generatedInput(workflow), inputFrom: GENERATED, generated: true, outputs: {} });
+  if (choice === null) return generated(scenarios ? ` (chosen instead of ${scenarios.name}'s scenarios)` : "");
   if (!scenarios) return generated();
   const { doc, name } = scenarios;
   if (doc.parseErrors.length > 0 || doc.tooDeep) return generated(` (${name} does not parse)`);
-  const first = readScenarios(doc).scenarios[0];
-  if (!first) return generated(` (${name} has no scenario)`);
+  const all = readScenarios(doc).scenarios;
+  const chosen = choice === undefined ? undefined : all.find((s) => s.name === choice);
+  const scenario = chosen ?? all[0];
+  if (!scenario) return generated(` (${name} has no scenario)`);
+  const missing = choice !== undefined && !chosen ? `; it has no scenario ${JSON.stringify(choice)} any more` : "";
   return {
-    label: `scenario ${JSON.stringify(first.name)} (${name})`,
-    input: first.hasInput ? first.input : generatedInput(workflow),
-    inputFrom: first.hasInput ? "from the scenario" : GENERATED,
+    label: `scenario ${JSON.stringify(scenario.name)} (${name}${missing})`,
+    name: scenario.name,
+    input: scenario.hasInput ? scenario.input : generatedInput(workflow),
+    inputFrom: scenario.hasInput ? "from the scenario" : GENERATED,
     generated: false,
-    outputs: first.outputs,
+    outputs: scenario.outputs,
   };
 }
 

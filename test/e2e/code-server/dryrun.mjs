@@ -2,7 +2,8 @@
 // command from the palette opens the trace (the CLI's own text for the same workflow and scenario, read
 // whole through the clipboard), and the graph draws the run over the nodes: a visit count badge per step
 // (compared with the CLI's trace), the edge each decision chose marked "chosen", the step that failed
-// with its error in its hover, the steps never reached dimmed; an edit marks the overlay stale.
+// with its error in its hover, the steps never reached dimmed; an edit marks the overlay stale. "LWIR: Dry
+// run a scenario…" lists the scenarios, and the one picked runs and stays current.
 // Run in code-server (drive.mjs) and in VS Code for the Web (test/e2e/vscode/graph-web.mjs), where the
 // language server runs in a web worker: the same checks prove the dry run works in the browser build.
 import { spawnSync } from "node:child_process";
@@ -53,17 +54,25 @@ export async function dryRunChecks({ page, wb, workspace, run }) {
     await page.locator(".tab", { hasText: name }).first().click();
     await page.locator(".monaco-editor.focused").waitFor();
   };
-  /** The trace document's whole text (through the clipboard: the editor draws only the lines in view). */
-  const traceText = async (name) => {
+  /**
+   * The trace document's whole text (through the clipboard: the editor draws only the lines in view). With
+   * `holding`: read again until it holds that (a trace tab left by an earlier run is updated in place, a
+   * moment after the overlay).
+   */
+  const traceText = async (name, holding) => {
     const tab = page.locator(".tab", { hasText: `${name}.dry-run.txt` }).first();
     await tab.waitFor({ timeout: 30_000 });
-    await tab.click();
-    await page.locator(".monaco-editor.focused").waitFor();
-    await page.evaluate(() => navigator.clipboard.writeText(""));
-    await page.keyboard.press("Control+a");
-    await page.keyboard.press("Control+c");
-    await page.waitForFunction(async () => (await navigator.clipboard.readText()).length > 0);
-    return page.evaluate(() => navigator.clipboard.readText());
+    for (const until = Date.now() + 30_000; ;) {
+      await tab.click();
+      await page.locator(".monaco-editor.focused").waitFor();
+      await page.evaluate(() => navigator.clipboard.writeText(""));
+      await page.keyboard.press("Control+a");
+      await page.keyboard.press("Control+c");
+      await page.waitForFunction(async () => (await navigator.clipboard.readText()).length > 0);
+      const text = await page.evaluate(() => navigator.clipboard.readText());
+      if (holding === undefined || text.includes(holding) || Date.now() > until) return text;
+      await page.waitForTimeout(250);
+    }
   };
   /** The CLI's trace text from its second line (the first names the file as the command line was given it). */
   const sameAsCli = (doc, cliText, what) => {
@@ -90,6 +99,41 @@ export async function dryRunChecks({ page, wb, workspace, run }) {
     await view().locator("#dryrun", { hasText: `Dry run, scenario "${LOOP_SCENARIO}" (support-triage.lwir.test.yaml): completed` }).waitFor();
     sameAsCli(await traceText(LOOP), cli.text, LOOP);
     await wb.screenshot("dry-run-graph.png");
+  });
+
+  await run("dry run: LWIR: Dry run a scenario… lists the scenarios file's scenarios; the one picked runs (the CLI's trace for it) and the graph follows", async () => {
+    const names = parseYaml(readFileSync(join(workspace, "support-triage.lwir.test.yaml"), "utf8")).scenarios.map((s) => s.name);
+    const picked = names.at(-1);
+    if (names.length < 2 || picked === LOOP_SCENARIO) throw new Error(`the example should have several scenarios: ${JSON.stringify(names)}`);
+    const cli = cliRun(workspace, LOOP, picked);
+    await openWithGraph(LOOP);
+    await wb.command("LWIR: Dry run a scenario…", 3, { opensPick: true });
+    const rows = page.locator(".quick-input-widget .monaco-list-row");
+    await rows.first().waitFor();
+    // a row's first label is its title (the generated input's detail line is a label of its own)
+    const labels = await rows.evaluateAll((els) => els.map((e) => e.querySelector(".label-name")?.textContent ?? ""));
+    const want = [...names, "The generated input"];
+    if (JSON.stringify(labels.map((l) => l.trim())) !== JSON.stringify(want)) throw new Error(`the pick lists ${JSON.stringify(labels)}, the scenarios file has ${JSON.stringify(want)}`);
+    await wb.screenshot("dry-run-scenario-pick.png");
+    await wb.pick(rows.filter({ has: page.locator(".label-name", { hasText: picked }) }));
+    await view().locator("#dryrun", { hasText: `Dry run, scenario "${picked}" (support-triage.lwir.test.yaml)` }).waitFor({ timeout: 30_000 });
+    const runs = new Map();
+    for (const s of cli.trace.steps) runs.set(nodeOf(s.path), (runs.get(nodeOf(s.path)) ?? 0) + 1);
+    const badges = await view().locator("g[data-id] > g.dry-badge").evaluateAll((els) => els.map((e) => [e.parentElement.getAttribute("data-id"), e.querySelector("text").textContent]));
+    const wantBadges = [...runs].map(([id, n]) => [id, `ran ${n}×`]).sort();
+    if (JSON.stringify(badges.sort()) !== JSON.stringify(wantBadges)) throw new Error(`badges ${JSON.stringify(badges)}, the CLI's runs in "${picked}" ${JSON.stringify(wantBadges)}`);
+    const doc = await traceText(LOOP, `scenario "${picked}"`);
+    sameAsCli(doc, cli.text, `${LOOP} in "${picked}"`);
+    await wb.screenshot("dry-run-scenario-trace.png");
+    if (!doc.includes(`${names.length - 1} other scenarios: LWIR: Dry run a scenario…`)) throw new Error(`the trace's first line does not offer the other scenarios: ${doc.split("\n")[0]}`);
+    // the picked scenario stays current: a plain LWIR: Dry run runs it again (the trace closed first, so the
+    // text read is the new run's)
+    await wb.command("View: Close Editor");
+    await page.locator(".tab", { hasText: `${LOOP}.dry-run.txt` }).waitFor({ state: "detached" });
+    await page.locator(".tab", { hasText: LOOP }).first().click();
+    await page.locator(".monaco-editor.focused").waitFor();
+    await wb.command("LWIR: Dry run");
+    sameAsCli(await traceText(LOOP, `scenario "${picked}"`), cli.text, `${LOOP}, LWIR: Dry run after picking "${picked}"`);
   });
 
   await run("dry run: the step that failed is marked with its error in its hover, the step never reached is dimmed; an edit marks the overlay stale", async () => {

@@ -122,12 +122,13 @@ export class Workbench {
     await page.mouse.move(NEUTRAL.x, NEUTRAL.y);
   }
 
-  /** F1: runs a command by its exact title in the palette. */
   /**
    * F1, the command's title, a click on its row. Asked again (up to 3 times) when the row does not show: once
    * in a full run the palette closed under the typing (a focus change from a webview) and left its rows hidden.
+   * `opensPick`: the command shows a quick pick of its own, so the quick input stays open: the palette's row
+   * going away is the sign that it ran.
    */
-  async command(title, tries = 3) {
+  async command(title, tries = 3, { opensPick = false } = {}) {
     const page = this.page;
     const row = page.locator(`${QUICK_INPUT} .monaco-list-row`).filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRe(title)}$`) }) });
     for (let i = 1; ; i++) {
@@ -141,7 +142,9 @@ export class Workbench {
         await page.locator(QUICK_INPUT).waitFor({ state: "hidden", timeout: 5000 }).catch(() => {});
       }
     }
-    await this.pick(row);
+    if (!opensPick) return this.pick(row);
+    await row.first().click();
+    await row.first().waitFor({ state: "detached" });
   }
 
   /** Clicks a quick input row (not Enter: the first row may be a recently used other one). */
