@@ -323,6 +323,14 @@ export class LspClient {
     return this.exited;
   }
 
+  /** How the server process ended, once it has (undefined if it still runs after `timeout` ms). */
+  async waitForExit(timeout = this.timeout): Promise<{ code: number | null; signal: NodeJS.Signals | null } | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.exitPromise, new Promise((resolve) => { timer = setTimeout(resolve, timeout); })]);
+    clearTimeout(timer);
+    return this.exited;
+  }
+
   /** True while the server process runs. */
   get alive(): boolean {
     return this.exited === undefined;
