@@ -188,7 +188,7 @@ class GraphView implements vscode.Disposable {
         this.schedule(0);
         return;
       case "reveal":
-        return this.reveal(message.id, message.focusEditor === true);
+        return this.reveal(message.id, message.focusEditor === true, message.case);
       case "edit":
         return this.editing.intent(message.intent);
       case "copyMermaid": {
@@ -218,8 +218,10 @@ class GraphView implements vscode.Disposable {
 
   /** Reveals and selects the node's step (its id value) in its editor. */
   /** Shows the step and selects its id; the keyboard focus moves to the editor only when asked (a double click, Enter). */
-  private async reveal(id: string, focusEditor: boolean): Promise<void> {
-    const range = this.last?.selections[id];
+  private async reveal(id: string, focusEditor: boolean, caseIndex?: number): Promise<void> {
+    // a row of a decision's case list: the case's own range, else the step's id
+    const range = (caseIndex !== undefined ? this.last?.graph.nodes.find((n) => n.id === id)?.cases?.find((c) => c.index === caseIndex)?.range : undefined)
+      ?? this.last?.selections[id];
     if (!range || !this.uri) return;
     const selection = new vscode.Selection(range.start.line, range.start.character, range.end.line, range.end.character);
     const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.uri!.toString());
