@@ -220,10 +220,15 @@ class GraphView implements vscode.Disposable {
   /** Shows the step and selects its id; the keyboard focus moves to the editor only when asked (a double click, Enter). */
   private async reveal(id: string, focusEditor: boolean, caseIndex?: number): Promise<void> {
     // a row of a decision's case list: the case's own range, else the step's id
-    const range = (caseIndex !== undefined ? this.last?.graph.nodes.find((n) => n.id === id)?.cases?.find((c) => c.index === caseIndex)?.range : undefined)
-      ?? this.last?.selections[id];
+    const caseRange = caseIndex !== undefined ? this.last?.graph.nodes.find((n) => n.id === id)?.cases?.find((c) => c.index === caseIndex)?.range : undefined;
+    const range = caseRange ?? this.last?.selections[id];
     if (!range || !this.uri) return;
-    const selection = new vscode.Selection(range.start.line, range.start.character, range.end.line, range.end.character);
+    let selection = new vscode.Selection(range.start.line, range.start.character, range.end.line, range.end.character);
+    if (caseRange && range.end.character === 0 && range.end.line > range.start.line) {
+      // a YAML block item's range takes its line break: end the selection on the case's last line instead
+      const document = await vscode.workspace.openTextDocument(this.uri);
+      selection = new vscode.Selection(selection.anchor, document.lineAt(range.end.line - 1).range.end);
+    }
     const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.uri!.toString());
     const editor = await vscode.window.showTextDocument(this.uri, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, selection, preserveFocus: !focusEditor });
     editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
