@@ -49,6 +49,10 @@ describe("a decision's case list", () => {
     assert.match(rows[1].title, /Case 2 of 3: when \{\{ steps\.ask\.lastOutput == 'a very long answer that needs to be shortened in the row' \}\} → b/);
     assert.equal(rows[2].text, "true → end");
     assert.equal(rows[3].text, "default → c");
+    // a long target keeps more of itself: the when gives way
+    const long = buildGraph(analyzeText(THREE.replace("to: b\n", "to: select-recommendations\n"), "yaml").document.value);
+    const row = caseRows(long.nodes.find((n) => n.id === "route")!)[1];
+    assert.ok(row.text.endsWith("→ select-recommendations") && Array.from(row.text).length <= CASE_ROW_CHARS, row.text);
     // other nodes list nothing
     assert.deepEqual(caseRows(graph.nodes.find((n) => n.id === "ask")!), []);
   });

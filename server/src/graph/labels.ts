@@ -76,7 +76,9 @@ export function caseRows(node: GraphNode): CaseRow[] {
   if (node.kind !== "step" || node.uses !== "decision") return [];
   const cases = node.cases ?? [];
   const rows: CaseRow[] = cases.slice(0, CASE_ROWS_MAX).map((c, k) => {
-    const when = c.when !== undefined ? shortenWhen(c.when, CASE_WHEN_CHARS) : `case ${c.index + 1}`;
+    // the target is what the row is about: a long one takes room from the `when` (down to 10 characters)
+    const room = Math.min(CASE_WHEN_CHARS, Math.max(10, CASE_ROW_CHARS - 3 - Array.from(c.to).length));
+    const when = c.when !== undefined ? shortenWhen(c.when, room) : `case ${c.index + 1}`;
     return {
       index: c.index, kind: "case",
       text: clipText(`${when} → ${c.to}`, CASE_ROW_CHARS),

@@ -233,6 +233,11 @@ export async function graphEditChecks({ page, wb, workspace, run }) {
     if (!box) throw new Error(`case row ${index} is not drawn`);
     return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   };
+  // (the editor may be scrolled to a case, its first line under the sticky scroll header: focus it by command)
+  const focusText = async () => {
+    await wb.command("View: Focus First Editor Group");
+    await page.locator(".monaco-editor.focused").waitFor();
+  };
   const casesOrder = (t) => [...t.matchAll(/^\s*to: (\S+)/gm)].map((m) => m[1]).join(",");
   await run("graph edit: a decision lists its cases; a row dragged onto another reorders the cases in the text and the list; Escape cancels; Ctrl+Z restores", async () => {
     const rows = await view().locator('g.step[data-id="route"] g.case-row > text').evaluateAll((els) => els.map((e) => e.textContent));
@@ -263,7 +268,7 @@ export async function graphEditChecks({ page, wb, workspace, run }) {
     await page.mouse.up();
     await waitForText((t) => casesOrder(t) === "report,end", "the cases are not reordered in the text");
     await view().locator('g.step[data-id="route"] g.case-row[data-case="0"]', { hasText: "report" }).waitFor({ state: "attached" });
-    await focusEditor();
+    await focusText();
     await page.keyboard.press("Control+z");
     await waitForText((t) => casesOrder(t) === "end,report", "Ctrl+Z did not restore the order");
     await view().locator('g.step[data-id="route"] g.case-row[data-case="0"]', { hasText: "end" }).waitFor({ state: "attached" });
@@ -292,7 +297,7 @@ export async function graphEditChecks({ page, wb, workspace, run }) {
     await page.keyboard.press("Alt+ArrowDown");
     await waitForText((t) => casesOrder(t) === "report,end", "Alt+Down on the row did not move the case");
     await view().locator('g.step[data-id="route"] g.case-row[data-case="1"]:focus', { hasText: "end" }).waitFor({ state: "attached", timeout: 10_000 });
-    await focusEditor();
+    await focusText();
     await page.keyboard.press("Control+z");
     await waitForText((t) => casesOrder(t) === "end,report", "Ctrl+Z did not restore the order");
   });
