@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { analyzeText } from "../../server/src/service/analysis";
 import { applyEdits } from "../../server/src/service/edits";
-import { buildGraph } from "../../server/src/graph/model";
+import { buildGraph, graphNodesKey } from "../../server/src/graph/model";
 import { CASE_ROWS_MAX, CASE_ROW_CHARS, CASE_ROW_HEIGHT, caseRows } from "../../server/src/graph/labels";
 import { CHAR_WIDTH, layoutGraph, nodeSize } from "../../server/src/graph/layout";
 import { toSvg } from "../../server/src/graph/render";
@@ -119,6 +119,8 @@ describe("a decision's case list", () => {
     const text = applyEdits(THREE, [...edit.edits].sort((a, b) => b.start - a.start));
     const after = buildGraph(analyzeText(text, "yaml").document.value).nodes.find((n) => n.id === "route")!;
     assert.deepEqual(caseRows(after).map((r) => r.text.split(" → ")[1]), ["end", "a", "b", "c"]);
+    // the nodes' key follows the case list (a layout kept for the old key would size the node for the old rows)
+    assert.notEqual(graphNodesKey(buildGraph(analyzeText(text, "yaml").document.value)), graphNodesKey(graph));
   });
 
   test("the loop offer, worded: the loop, the maxVisits and the steps that get it", () => {
