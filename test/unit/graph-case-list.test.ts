@@ -92,6 +92,9 @@ describe("a decision's case list", () => {
     const graph = buildGraph(analyzeText(THREE, "yaml").document.value);
     const layout = layoutGraph(graph);
     const tree = drawGraph({ graph, layout });
+    // the decision is a group holding the list (a button's content would be flattened for screen readers)
+    assert.deepEqual(findAll(tree, (n) => n.attrs["data-id"] !== undefined).map((n) => [n.attrs["data-id"], n.attrs.role]),
+      [["ask", "button"], ["route", "group"], ["a", "button"], ["b", "button"], ["c", "button"], ["[end]", "button"]]);
     const list = findAll(tree, (n) => n.attrs.class === "cases");
     assert.equal(list.length, 1);
     assert.equal(list[0].attrs.role, "list");

@@ -179,7 +179,9 @@ export function drawGraph(data: GraphData, state: DrawState = {}): VNode {
     if (node.findings.errors > 0 || node.problem) classes.push("errors");
     if (state.selected === node.id) classes.push("selected");
     if (state.matches?.has(node.id)) classes.push("match");
-    const attrs = { class: classes.join(" "), "data-id": node.id, tabindex: -1, role: "button", "aria-label": nodeTitle(node).split("\n")[0] };
+    // a decision holding its case list is a group (a button's content is flattened for screen readers: the rows would be lost)
+    const role = node.container || caseRows(node).length === 0 ? "button" : "group";
+    const attrs = { class: classes.join(" "), "data-id": node.id, tabindex: -1, role, "aria-label": nodeTitle(node).split("\n")[0] };
     if (node.container) containers.push(el("g", attrs, drawContainer(node, containerBox(node, box, graph, boxes))));
     else nodes.push(el("g", attrs, drawNode(node, box)));
   }
