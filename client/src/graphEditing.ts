@@ -6,7 +6,7 @@
 import * as vscode from "vscode";
 import type { BaseLanguageClient } from "vscode-languageclient";
 import { GRAPH_EDIT_REQUEST, type GraphEditAction, type GraphEditParams, type GraphEditRefusal, type GraphResult, type GraphTextRange } from "../../server/src/protocol";
-import { PALETTE, actionFor, insertedIdOffset, parseEdgeKey, referencesQuestion, type EditCommand, type GraphIntent } from "../../webview/graph/editIntents";
+import { PALETTE, actionFor, insertedIdOffset, loopQuestion, parseEdgeKey, referencesQuestion, type EditCommand, type GraphIntent } from "../../webview/graph/editIntents";
 
 /** What the editing needs of the open graph view. */
 export interface GraphViewAccess {
@@ -125,6 +125,12 @@ export class GraphEditing {
         { label: "The default", description: "where the decision goes when no case holds", as: "default" as const },
       ], { title: `Connect "${action.from}" to "${action.to}" as`, placeHolder: "The decision has no default: a new case, or its default?" });
       return pick ? { ...action, as: pick.as } : undefined;
+    }
+    if (data?.reason === "loop" && action.kind === "connect") {
+      // a valid loop is offered, never closed silently: the user confirms the edge and its maxVisits
+      const accept = data.steps.length > 0 ? `Add edge and maxVisits ${data.maxVisits}` : "Add edge";
+      const answer = await vscode.window.showWarningMessage(loopQuestion(this.view.graph(), action, data), { modal: true }, accept);
+      return answer === accept ? { ...action, acceptLoop: true } : undefined;
     }
     if (data?.reason === "referenced" && action.kind === "deleteStep") {
       const graph = this.view.graph();

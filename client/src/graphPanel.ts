@@ -188,7 +188,7 @@ class GraphView implements vscode.Disposable {
         this.schedule(0);
         return;
       case "reveal":
-        return this.reveal(message.id, message.focusEditor === true);
+        return this.reveal(message.id, message.focusEditor === true, message.case);
       case "edit":
         return this.editing.intent(message.intent);
       case "copyMermaid": {
@@ -218,10 +218,17 @@ class GraphView implements vscode.Disposable {
 
   /** Reveals and selects the node's step (its id value) in its editor. */
   /** Shows the step and selects its id; the keyboard focus moves to the editor only when asked (a double click, Enter). */
-  private async reveal(id: string, focusEditor: boolean): Promise<void> {
-    const range = this.last?.selections[id];
+  private async reveal(id: string, focusEditor: boolean, caseIndex?: number): Promise<void> {
+    // a row of a decision's case list: the case's own range, else the step's id
+    const caseRange = caseIndex !== undefined ? this.last?.graph.nodes.find((n) => n.id === id)?.cases?.find((c) => c.index === caseIndex)?.range : undefined;
+    const range = caseRange ?? this.last?.selections[id];
     if (!range || !this.uri) return;
-    const selection = new vscode.Selection(range.start.line, range.start.character, range.end.line, range.end.character);
+    let selection = new vscode.Selection(range.start.line, range.start.character, range.end.line, range.end.character);
+    if (caseRange && range.end.character === 0 && range.end.line > range.start.line) {
+      // a YAML block item's range takes its line break: end the selection on the case's last line instead
+      const document = await vscode.workspace.openTextDocument(this.uri);
+      selection = new vscode.Selection(selection.anchor, document.lineAt(range.end.line - 1).range.end);
+    }
     const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.uri!.toString());
     const editor = await vscode.window.showTextDocument(this.uri, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, selection, preserveFocus: !focusEditor });
     editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);

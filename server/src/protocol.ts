@@ -174,9 +174,10 @@ export type GraphEditAction =
   /**
    * `to` needs `from`. From a decision: a new case routing to `to` (its `when` a placeholder to edit), or
    * its `default`; `as` chooses when both fit (the decision has no default yet). An edge closing a loop is
-   * refused unless a decision is on the loop; then the loop's steps get the `maxVisits` it needs.
+   * refused unless a decision is on the loop; then it is offered (a `loop` refusal) until `acceptLoop` is
+   * true, and the loop's steps get the `maxVisits` it needs.
    */
-  | { kind: "connect"; from: string; to: string; as?: "case" | "default" }
+  | { kind: "connect"; from: string; to: string; as?: "case" | "default"; acceptLoop?: boolean }
   /** Removes the needs entry (every copy; an emptied `needs` goes too) or the decision's case or default; `edge` chooses when several join the two steps. */
   | { kind: "disconnect"; from: string; to: string; edge?: "needs" | "default" | number }
   /** A new step of that type (with a fresh id) after step `after` in the text and needing it, else at the end of `steps` or of parallel step `parent`'s body. */
@@ -203,6 +204,12 @@ export type GraphEditRefusal =
   | { reason: "cycle"; cycle: string[] }
   /** Connect from a decision with no default, or disconnect where several edges join the two: send again with `as` / `edge`. */
   | { reason: "ambiguous"; choices: Array<"case" | "default" | "needs" | number> }
+  /**
+   * Connect closing a valid loop (a decision on it), without `acceptLoop: true`: the loop's node ids from
+   * the target round to the source, the maxVisits it needs, and the steps that would get it (none when
+   * every step allows enough visits already). Send again with `acceptLoop: true` to apply.
+   */
+  | { reason: "loop"; loop: string[]; maxVisits: number; steps: string[] }
   /** deleteStep of a step others refer to, without `references`. */
   | { reason: "referenced"; referrers: GraphEditReferrer[] };
 

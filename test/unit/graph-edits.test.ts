@@ -119,8 +119,13 @@ describe("lwir/graphEdit on the corpus", () => {
           const action: GraphEditAction = { kind: "connect", from: from.id, to: to.id };
           const decision = from.uses === "decision";
           if (decision) action.as = "case";
-          const outcome = run(action);
+          let outcome = run(action);
           const what = `connect ${from.id} → ${to.id}`;
+          if ("refused" in outcome && outcome.data.reason === "loop") {
+            // a valid loop is offered first: nothing applied until the action accepts it
+            assert.ok(outcome.data.loop.includes(from.id) && outcome.data.loop.includes(to.id), `${what}: the offer names the loop`);
+            outcome = run({ ...action, acceptLoop: true });
+          }
           if ("refused" in outcome) {
             assert.ok(/loop|already|not a list|shape|no with|cannot need|can route only/.test(outcome.refused), `${what}: ${outcome.refused}`);
             continue;
@@ -284,16 +289,36 @@ describe("lwir/graphEdit: loops, choices and refusals", () => {
     assert.match(ambiguous.refused, /no default.*new case or the default/);
     assert.deepEqual(ambiguous.data, { reason: "ambiguous", choices: ["case", "default"] });
 
-    const outcome = graphEdit(analysis, { kind: "connect", from: "route", to: "draft", as: "default" });
+    // offered, not applied: the loop in order from the target, the maxVisits, the steps that lack it
+    const offer = graphEdit(analysis, { kind: "connect", from: "route", to: "draft", as: "default" });
+    assert.ok("refused" in offer);
+    assert.match(offer.refused, /closes the loop "draft" → "review" → "route" → "draft"; it needs maxVisits 2 on "draft", "review", "route"\. Send the action again with acceptLoop: true/);
+    assert.deepEqual(offer.data, { reason: "loop", loop: ["draft", "review", "route"], maxVisits: 2, steps: ["draft", "review", "route"] });
+    assert.ok("refused" in graphEdit(analysis, { kind: "connect", from: "route", to: "draft", as: "default", acceptLoop: false }), "acceptLoop false is still an offer");
+    assert.match((graphEdit(analysis, { kind: "connect", from: "route", to: "draft", as: "default", acceptLoop: "yes" } as unknown as GraphEditAction) as { refused: string }).refused, /acceptLoop must be true or false/);
+
+    const outcome = graphEdit(analysis, { kind: "connect", from: "route", to: "draft", as: "default", acceptLoop: true });
     const { text, after } = applied(analysis, outcome, "connect route → draft");
     assert.match(text, /\n      default: draft\n/);
     for (const id of ["draft", "review", "route"]) assert.equal((valueAt(after.document.value, ["steps", ["draft", "review", "route"].indexOf(id)]) as { maxVisits?: number }).maxVisits, 2, id);
     assert.deepEqual(newFindings(analysis, after), []);
     assert.ok(text.includes("  # drafts, then reviews\n"), "comments stay");
 
-    const asCase = graphEdit(analysis, { kind: "connect", from: "route", to: "draft", as: "case" });
+    const asCase = graphEdit(analysis, { kind: "connect", from: "route", to: "draft", as: "case", acceptLoop: true });
     const { text: withCase } = applied(analysis, asCase, "as case");
     assert.ok(withCase.includes(`        - when: "${CASE_WHEN_PLACEHOLDER}"\n          to: draft\n`), withCase);
+  });
+
+  test("a loop whose steps allow enough visits already is still offered, with no step to change", () => {
+    const yaml = LOOP_YAML.replace(/(  - id: (draft|review|route)\n)/g, "$1    maxVisits: 3\n");
+    const visited = analyzeText(yaml, "yaml");
+    const offer = graphEdit(visited, { kind: "connect", from: "route", to: "review", as: "default" });
+    assert.ok("refused" in offer);
+    assert.deepEqual(offer.data, { reason: "loop", loop: ["review", "route"], maxVisits: 3, steps: [] });
+    assert.match(offer.refused, /its steps allow enough visits already/);
+    const { text } = applied(visited, graphEdit(visited, { kind: "connect", from: "route", to: "review", as: "default", acceptLoop: true }), "accepted");
+    assert.equal(text.split("maxVisits").length, yaml.split("maxVisits").length, "no maxVisits added");
+    assert.ok(text.includes("      default: review\n"), text);
   });
 
   test("moveCase in YAML: a block and a flow case change places, the comment between stays", () => {

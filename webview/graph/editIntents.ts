@@ -3,7 +3,7 @@
 // of the graph model, so unit tests run them in Node; webview/graph/editing.ts (the page) and
 // client/src/graphEditing.ts (the extension) share them.
 import type { GraphEdge, GraphNode, WorkflowGraph } from "../../server/src/graph/model";
-import type { GraphEditAction, GraphEditReferrer } from "../../server/src/protocol";
+import type { GraphEditAction, GraphEditReferrer, GraphEditRefusal } from "../../server/src/protocol";
 import { usesGlyph } from "./view";
 
 /** The step types the view's palette offers, with the glyph the drawing uses for each (view.ts's usesGlyph). */
@@ -26,6 +26,12 @@ export const EDIT_STYLE = [
   ".lwir-graph .edge.lwir-selected path.lwir-hit { stroke: var(--lwir-focus); stroke-opacity: 0.45; }",
   ".lwir-graph .lwir-drag { stroke: var(--lwir-focus); stroke-width: 2; stroke-dasharray: 4 3; fill: none; pointer-events: none; }",
   ".lwir-graph .lwir-drop > rect.box, .lwir-graph .lwir-drop > rect.group { stroke: var(--lwir-focus); stroke-width: 3; stroke-dasharray: 4 2; }",
+  ".lwir-graph .case-row[data-case] { cursor: grab; }",
+  ".lwir-graph .case-row[data-case]:hover rect.row, .lwir-graph .case-row:focus rect.row { stroke: var(--lwir-focus); stroke-width: 1; }",
+  ".lwir-graph .case-row:focus { outline: none; }",
+  ".lwir-graph .case-row.lwir-dragged rect.row { stroke: var(--lwir-focus); stroke-width: 1.5; stroke-dasharray: 3 2; }",
+  ".lwir-graph .lwir-case-drop { stroke: var(--lwir-focus); stroke-width: 3; stroke-linecap: round; pointer-events: none; }",
+  ".lwir-graph.lwir-case-dragging, .lwir-graph.lwir-case-dragging * { cursor: grabbing; }",
   ".lwir-palette { position: absolute; top: 6px; left: 6px; display: flex; flex-direction: column; gap: 2px; z-index: 1; }",
   ".lwir-palette button { width: 26px; height: 24px; padding: 0; font: inherit; cursor: pointer; border-radius: 2px;" +
     " background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: 1px solid var(--vscode-button-border, transparent); }",
@@ -50,6 +56,8 @@ export type GraphIntent =
   | { kind: "rename"; id: string }
   /** Move decision `step`'s case `index` one place up (-1) or down (+1). */
   | { kind: "moveCase"; step: string; index: number; by: -1 | 1 }
+  /** Move decision `step`'s case `index` to index `to` (a row dragged in the node's case list). */
+  | { kind: "moveCase"; step: string; index: number; to: number }
   /** Asked from a menu: the extension asks for the step to connect `from` to. */
   | { kind: "connectTo"; from: string }
   /** Asked from a menu: the extension asks for the step type, then adds as addStep does. */
@@ -117,8 +125,9 @@ export function actionFor(graph: WorkflowGraph, intent: GraphIntent): IntentOutc
     case "moveCase": {
       const cases = graph.edges.filter((e) => e.from === intent.step && e.caseIndex !== undefined).map((e) => e.caseIndex!);
       const count = cases.length === 0 ? 0 : Math.max(...cases) + 1;
-      const to = intent.index + intent.by;
-      if (to < 0 || to >= count) return { refused: intent.by < 0 ? "This is the first case already." : "This is the last case already." };
+      const to = "to" in intent ? intent.to : intent.index + intent.by;
+      if ("to" in intent && (to === intent.index || !Number.isInteger(to))) return { refused: "The case is in that place already." };
+      if (to < 0 || to >= count) return { refused: to < intent.index ? "This is the first case already." : "This is the last case already." };
       return { action: { kind: "moveCase", step: intent.step, from: intent.index, to } };
     }
   }
@@ -130,6 +139,15 @@ export function referencesQuestion(label: string, referrers: readonly GraphEditR
   for (const r of referrers) by.set(r.step, [...(by.get(r.step) ?? []), r.kind]);
   const list = [...by].map(([step, kinds]) => `${step} (${[...new Set(kinds)].join(", ")})`).join(", ");
   return `Step "${label}" is referred to by ${list}. Remove those references too?`;
+}
+
+/** The question asked before closing a valid loop: the loop and the maxVisits it needs (a "loop" refusal's data). */
+export function loopQuestion(graph: WorkflowGraph | undefined, action: { from: string; to: string }, data: Extract<GraphEditRefusal, { reason: "loop" }>): string {
+  const label = (id: string) => graph?.nodes.find((n) => n.id === id)?.label ?? id;
+  const loop = [...data.loop, data.loop[0]].map(label).join(" → ");
+  const edge = `${label(action.from)} → ${label(action.to)}`;
+  if (data.steps.length === 0) return `Connecting ${edge} closes the loop ${loop}; its steps allow enough visits already. Add the edge?`;
+  return `Connecting ${edge} closes the loop ${loop}; it needs maxVisits ${data.maxVisits} on ${data.steps.map(label).join(", ")}. Add the edge with maxVisits ${data.maxVisits}?`;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface EditingHost {
   stage: HTMLElement;
   data(): GraphData | undefined;
   send(intent: GraphIntent): void;
+  /** A click on a case row: select the decision's node and show the case in the text. */
+  selectCase(step: string, index: number): void;
 }
 
 export interface Editing {
@@ -128,6 +130,14 @@ export function installEditing(host: EditingHost): Editing {
       g.appendChild(handle);
     }
     showSelectedEdge();
+    if (focusAfterMove && focusAfterMove.was !== data) {
+      // the moved case's row, once a graph after the move is drawn
+      const { step, index } = focusAfterMove;
+      focusAfterMove = undefined;
+      const stepEl = Array.from(viewport.querySelectorAll<SVGGElement>("g.step[data-id]")).find((g) => g.dataset.id === step);
+      const row = stepEl && caseRowsOf(stepEl).find((r) => Number(r.dataset.case) === index);
+      row?.focus({ preventScroll: true });
+    }
   }
 
   /** The point of the drawing under a client position. */
@@ -145,6 +155,122 @@ export function installEditing(host: EditingHost): Editing {
       if (g) return g;
     }
     return undefined;
+  }
+
+  // ---- a decision's case list: drag a row to reorder, keys on a focused row -----------------------
+  // Captured before the node's own handlers (the handle's connect below, the page's pan and click in
+  // main.ts): stopImmediatePropagation keeps them from seeing a press that starts on a case row.
+  let caseDrag: { step: string; from: number; row: SVGGElement; x: number; y: number; moved: boolean; to?: number; marker?: SVGLineElement; pointer: number } | undefined;
+  /** After a keyboard move, the row to focus once the graph has redrawn with the new order. */
+  let focusAfterMove: { step: string; index: number; was: GraphData | undefined } | undefined;
+
+  const rowOf = (target: EventTarget | null) => (target instanceof Element ? target.closest<SVGGElement>("g.case-row[data-case]") : null);
+  const stepOfRow = (row: Element) => row.closest<SVGGElement>("g.step[data-id]")?.dataset.id;
+  const caseRowsOf = (step: Element) => Array.from(step.querySelectorAll<SVGGElement>("g.case-row[data-case]"));
+  const rowBox = (row: Element) => {
+    const r = row.querySelector("rect.row");
+    return { x: Number(r?.getAttribute("x")), y: Number(r?.getAttribute("y")), width: Number(r?.getAttribute("width")), height: Number(r?.getAttribute("height")) };
+  };
+
+  /** The index the dragged case goes to for a pointer at drawing height `y`: the row under it, clamped to the case rows. */
+  function dropIndex(rows: SVGGElement[], y: number): number {
+    for (const row of rows) {
+      const b = rowBox(row);
+      if (y < b.y + b.height) return Number(row.dataset.case);
+    }
+    return Number(rows[rows.length - 1].dataset.case);
+  }
+
+  function endCaseDrag(apply: boolean): void {
+    const d = caseDrag;
+    if (!d) return;
+    caseDrag = undefined;
+    d.marker?.remove();
+    d.row.classList.remove("lwir-dragged");
+    viewport.querySelector(".lwir-graph")?.classList.remove("lwir-case-dragging");
+    delete svg.dataset.caseDrag;
+    if (svg.hasPointerCapture(d.pointer)) svg.releasePointerCapture(d.pointer);
+    if (apply && d.moved && d.to !== undefined && d.to !== d.from) host.send({ kind: "moveCase", step: d.step, index: d.from, to: d.to });
+  }
+
+  svg.addEventListener("pointerdown", (e) => {
+    const row = rowOf(e.target);
+    if (!row || e.button !== 0) return;
+    const step = stepOfRow(row);
+    if (!step) return;
+    e.stopImmediatePropagation();
+    e.preventDefault();
+    caseDrag = { step, from: Number(row.dataset.case), row, x: e.clientX, y: e.clientY, moved: false, pointer: e.pointerId };
+    svg.setPointerCapture(e.pointerId);
+  }, true);
+  svg.addEventListener("pointermove", (e) => {
+    const d = caseDrag;
+    if (!d) return;
+    e.stopImmediatePropagation();
+    if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < 4) return;
+    const stepEl = d.row.closest("g.step[data-id]");
+    if (!stepEl) return;
+    const rows = caseRowsOf(stepEl);
+    if (!d.moved) {
+      d.moved = true;
+      d.row.classList.add("lwir-dragged");
+      viewport.querySelector(".lwir-graph")?.classList.add("lwir-case-dragging");
+      d.marker = document.createElementNS(SVG_NS, "line") as SVGLineElement;
+      d.marker.setAttribute("class", "lwir-case-drop");
+      stepEl.appendChild(d.marker);
+    }
+    const to = dropIndex(rows, drawingPoint(e.clientX, e.clientY).y);
+    d.to = to;
+    svg.dataset.caseDrag = `${d.from}->${to}`;
+    // the drop indicator: a bar where the case will land (above the row it moves up to, below the one it moves down to)
+    const target = rows.find((r) => Number(r.dataset.case) === to) ?? d.row;
+    const b = rowBox(target);
+    const y = to === d.from ? b.y + b.height / 2 : to < d.from ? b.y - 1 : b.y + b.height + 1;
+    d.marker!.setAttribute("x1", String(b.x + 2));
+    d.marker!.setAttribute("x2", String(b.x + b.width - 2));
+    d.marker!.setAttribute("y1", String(y));
+    d.marker!.setAttribute("y2", String(y));
+    d.marker!.style.display = to === d.from ? "none" : "";
+  }, true);
+  svg.addEventListener("pointerup", (e) => {
+    const d = caseDrag;
+    if (!d) return;
+    e.stopImmediatePropagation();
+    if (d.moved) return endCaseDrag(true);
+    // a click: the decision is selected and the case shown in the text
+    endCaseDrag(false);
+    host.selectCase(d.step, d.from);
+  }, true);
+  svg.addEventListener("pointercancel", (e) => { if (caseDrag) { e.stopImmediatePropagation(); endCaseDrag(false); } }, true);
+  // Escape cancels a drag wherever the keyboard focus is
+  window.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && caseDrag) { e.preventDefault(); e.stopPropagation(); endCaseDrag(false); }
+  }, true);
+
+  /** Keys on a focused case row: Alt+↑/↓ moves the case, ↑/↓ and Tab go through the rows, Escape back to the node, Enter shows the case. */
+  function caseRowKey(e: KeyboardEvent, row: SVGGElement): boolean {
+    const step = stepOfRow(row);
+    const stepEl = row.closest<SVGGElement>("g.step[data-id]");
+    if (!step || !stepEl) return false;
+    const rows = caseRowsOf(stepEl);
+    const at = rows.indexOf(row);
+    const index = Number(row.dataset.case);
+    if (e.altKey && (e.key === "ArrowUp" || e.key === "ArrowDown")) {
+      const by = e.key === "ArrowUp" ? -1 : 1;
+      const to = index + by;
+      if (at + by >= 0 && at + by < rows.length) focusAfterMove = { step, index: to, was: host.data() };
+      host.send({ kind: "moveCase", step, index, by });
+      return true;
+    }
+    if (e.key === "ArrowUp" || e.key === "ArrowDown" || (e.key === "Tab" && !(e.shiftKey ? at === 0 : at === rows.length - 1))) {
+      const next = rows[at + (e.key === "ArrowUp" || (e.key === "Tab" && e.shiftKey) ? -1 : 1)];
+      if (next) next.focus({ preventScroll: true });
+      else if (e.key === "ArrowUp") stepEl.focus({ preventScroll: true });
+      return true;
+    }
+    if ((e.key === "Tab" && e.shiftKey) || e.key === "Escape") { stepEl.focus({ preventScroll: true }); return true; }
+    if (e.key === "Enter" || e.key === " ") { host.selectCase(step, index); row.focus({ preventScroll: true }); return true; }
+    return false;
   }
 
   // Drag from a handle: captured before the page's pan (main.ts), which never sees these pointer events.
@@ -241,6 +367,18 @@ export function installEditing(host: EditingHost): Editing {
 
   // Keys on the drawing, before the page's own navigation (main.ts): Alt+↑/↓ must not also move the focus.
   svg.addEventListener("keydown", (e) => {
+    const row = rowOf(document.activeElement);
+    if (row) {
+      // the last row's Tab is not handled here: it goes on to the next node (main.ts)
+      if (caseRowKey(e, row)) { e.preventDefault(); e.stopPropagation(); }
+      return;
+    }
+    // Tab on a focused decision goes into its case list first
+    const active = document.activeElement instanceof Element ? document.activeElement.closest<SVGGElement>("g.step[data-id]") : null;
+    if (e.key === "Tab" && !e.shiftKey && !e.altKey && active && active === document.activeElement) {
+      const first = caseRowsOf(active)[0];
+      if (first) { e.preventDefault(); e.stopPropagation(); first.focus({ preventScroll: true }); return; }
+    }
     if (e.key === "Delete" || e.key === "Backspace") { e.preventDefault(); e.stopPropagation(); return run("delete"); }
     if (e.key === "F2") { e.preventDefault(); e.stopPropagation(); return run("rename"); }
     if (e.key === "Escape" && selectedEdge) { e.stopPropagation(); return selectEdge(undefined); }

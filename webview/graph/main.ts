@@ -34,7 +34,11 @@ const status = $("status");
 const search = $<HTMLInputElement>("search");
 const empty = $("empty");
 const legend = $("legend");
-const editing = installEditing({ svg, viewport, stage: empty.parentElement!, data: () => data, send: (intent) => vscode.postMessage({ type: "edit", intent }) });
+const editing = installEditing({
+  svg, viewport, stage: empty.parentElement!, data: () => data, send: (intent) => vscode.postMessage({ type: "edit", intent }),
+  // a click on a decision's case row: the node is selected as by a click on it, the text shows the case
+  selectCase: (id, index) => { setFocus(id); vscode.postMessage({ type: "reveal", id, case: index }); },
+});
 
 // The legend: a sample of each edge look, drawn with the drawing's own classes (so its own colours).
 for (const { look, label, title } of EDGE_LOOKS) {

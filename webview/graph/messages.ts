@@ -15,7 +15,7 @@ export type ToWebview =
 export type FromWebview =
   | { type: "ready" }
   /** Reveal and select this node's step in the editor; `focusEditor`: also move the keyboard focus there. */
-  | { type: "reveal"; id: string; focusEditor?: boolean }
+  | { type: "reveal"; id: string; focusEditor?: boolean; case?: number }
   | { type: "copyMermaid" }
   | { type: "saveSvg"; svg: string }
   /** An edit asked for in the view (node ids only; client/src/graphEditing.ts). */

@@ -4,7 +4,7 @@
 // (cursor → step) shares them with the webview.
 import type { GraphEdge, GraphNode, WorkflowGraph } from "../../server/src/graph/model";
 import type { GraphLayout, LayoutNode, Point } from "../../server/src/graph/layout";
-import { containerLines, edgeLook, fanInText, fanOutText, type EdgeLook } from "../../server/src/graph/labels";
+import { CASE_ROW_HEIGHT, CASE_ROWS_BOTTOM, caseRows, containerLines, edgeLook, fanInText, fanOutText, type EdgeLook } from "../../server/src/graph/labels";
 
 export { edgeLook, type EdgeLook };
 
@@ -54,6 +54,10 @@ export const GRAPH_STYLE = [
   ".lwir-graph .uses-parallel .stripe { fill: var(--lwir-parallel); }",
   ".lwir-graph .uses-tool-call .stripe { fill: color-mix(in srgb, var(--vscode-charts-green, #388a34) 70%, var(--lwir-fg)); }",
   ".lwir-graph .uses-code-run .stripe { fill: color-mix(in srgb, var(--vscode-charts-yellow, #b89500) 55%, var(--lwir-fg)); }",
+  ".lwir-graph .case-divider { stroke: var(--lwir-muted); stroke-width: 1; stroke-dasharray: 2 2; }",
+  ".lwir-graph .case-row rect.row { fill: transparent; stroke: none; }",
+  ".lwir-graph .case-row.case rect.row { fill: color-mix(in srgb, var(--lwir-route) 8%, var(--lwir-box)); }",
+  ".lwir-graph .case-row.default text, .lwir-graph .case-row.more text { font-style: italic; }",
   ".lwir-graph .badge circle { fill: var(--lwir-error); }",
   ".lwir-graph .badge text { fill: var(--lwir-bg); font-size: 10px; font-weight: bold; text-anchor: middle; }",
   ".lwir-graph .visits rect { fill: var(--lwir-muted); }",
@@ -175,7 +179,9 @@ export function drawGraph(data: GraphData, state: DrawState = {}): VNode {
     if (node.findings.errors > 0 || node.problem) classes.push("errors");
     if (state.selected === node.id) classes.push("selected");
     if (state.matches?.has(node.id)) classes.push("match");
-    const attrs = { class: classes.join(" "), "data-id": node.id, tabindex: -1, role: "button", "aria-label": nodeTitle(node).split("\n")[0] };
+    // a decision holding its case list is a group (a button's content is flattened for screen readers: the rows would be lost)
+    const role = node.container || caseRows(node).length === 0 ? "button" : "group";
+    const attrs = { class: classes.join(" "), "data-id": node.id, tabindex: -1, role, "aria-label": nodeTitle(node).split("\n")[0] };
     if (node.container) containers.push(el("g", attrs, drawContainer(node, containerBox(node, box, graph, boxes))));
     else nodes.push(el("g", attrs, drawNode(node, box)));
   }
@@ -238,9 +244,40 @@ function drawNode(node: GraphNode, box: LayoutNode): VNode[] {
       out.push(el("text", { x: x + 10, y: top + k * LINE_HEIGHT, class: k === 0 ? "id" : "sub" }, undefined, text));
     }
   });
+  const rows = caseRows(node);
+  if (rows.length > 0) out.push(...drawCaseRows(node, rows, box));
   if (node.maxVisits !== undefined && node.maxVisits !== 1) out.push(visitsBadge(node.maxVisits, x + width, y));
   if (node.findings.errors > 0) out.push(errorBadge(node.findings.errors, x + width, y + height));
   return out;
+}
+
+/**
+ * A decision's case list, at the bottom of its box (layout.ts sized the box for it): a divider, then one
+ * row per case in text order, each focusable with its whole `when` as tooltip and accessible name, the
+ * case rows (`data-case`: the index in `with.cases`) draggable to reorder (editing.ts); "+N more" and the
+ * default last, not draggable.
+ */
+export function drawCaseRows(node: GraphNode, rows: ReturnType<typeof caseRows>, box: LayoutNode): VNode[] {
+  const { x, y, width, height } = box;
+  const top = y + height - rows.length * CASE_ROW_HEIGHT - CASE_ROWS_BOTTOM;
+  const items = rows.map((row, i) => {
+    const ry = top + i * CASE_ROW_HEIGHT;
+    const attrs: Record<string, string | number> = { class: `case-row ${row.kind}`, role: "listitem", "aria-label": row.title };
+    if (row.index !== undefined) {
+      attrs["data-case"] = row.index;
+      attrs.tabindex = -1;
+      attrs["aria-roledescription"] = "case, draggable: Alt+Up or Alt+Down moves it";
+    }
+    return el("g", attrs, [
+      el("title", {}, undefined, row.title),
+      el("rect", { class: "row", x: x + 6, y: ry + 1, width: width - 12, height: CASE_ROW_HEIGHT - 2, rx: 3 }),
+      el("text", { x: x + 12, y: ry + CASE_ROW_HEIGHT / 2, class: "sub" }, undefined, row.text),
+    ]);
+  });
+  return [
+    el("line", { class: "case-divider", x1: x + 8, y1: top - 2, x2: x + width - 8, y2: top - 2 }),
+    el("g", { class: "cases", role: "list", "aria-label": `Cases of ${node.label}, in order` }, items),
+  ];
 }
 
 function visitsBadge(maxVisits: number, right: number, top: number): VNode {

@@ -9,7 +9,7 @@ import type * as Dagre from "@dagrejs/dagre" with { "resolution-mode": "import" 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const dagre = require("@dagrejs/dagre") as typeof Dagre;
 import type { GraphEdge, GraphNode, WorkflowGraph } from "./model";
-import { containerLines } from "./labels";
+import { CASE_ROW_HEIGHT, CASE_ROWS_BOTTOM, caseRows, containerLines } from "./labels";
 import { orderLayers, type OrderGraph } from "./order";
 import { rankNetworkSimplex, type RankGraph } from "./rank";
 
@@ -94,12 +94,16 @@ export function clip(text: string, max: number): string {
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
 }
 
-/** Width and height of a leaf node (a container's size comes from its body). */
+/** Width and height of a leaf node (a container's size comes from its body); a decision's holds its case rows under its lines. */
 export function nodeSize(node: GraphNode): { width: number; height: number } {
   const lines = nodeLines(node);
-  const chars = Math.max(...lines.map((l, i) => Array.from(l).length + (i === 0 && node.kind === "step" ? GLYPH_CHARS : 0)));
+  const rows = caseRows(node);
+  // a row's text starts at the same padding as the lines (one character of slack for its background)
+  const chars = Math.max(...lines.map((l, i) => Array.from(l).length + (i === 0 && node.kind === "step" ? GLYPH_CHARS : 0)),
+    ...rows.map((r) => Array.from(r.text).length + 1));
   if (node.kind === "end") return { width: 48, height: 28 };
-  return { width: Math.max(NODE_MIN_WIDTH, Math.ceil(chars * CHAR_WIDTH + 2 * PADDING_X)), height: lines.length * LINE_HEIGHT + 12 };
+  const height = lines.length * LINE_HEIGHT + 12 + (rows.length > 0 ? rows.length * CASE_ROW_HEIGHT + CASE_ROWS_BOTTOM : 0);
+  return { width: Math.max(NODE_MIN_WIDTH, Math.ceil(chars * CHAR_WIDTH + 2 * PADDING_X)), height };
 }
 
 /** The narrowest box that holds a container's header and footer lines whole (its body may widen it). */

@@ -64,9 +64,24 @@ export interface GraphNode {
   /** Why a step node is not in the flow graph: a second step with the same id, or an id the format rejects. */
   problem?: "duplicateId" | "invalidId";
   findings: GraphFindings;
+  /** Decision: its cases that name a target, in text order (drawn as the node's case list), and its default. */
+  cases?: GraphCase[];
+  defaultTo?: string;
   /** Path of the step object in the document value, e.g. ["steps", 2, "steps", 0] (absent on made-up nodes). */
   path?: PathSegment[];
   /** The step's range in the text, when the caller gave `rangeOf`. */
+  range?: GraphRange;
+}
+
+/** A decision's case as its node lists it. */
+export interface GraphCase {
+  /** Its index in `with.cases` (what moveCase takes). */
+  index: number;
+  /** The target as written ("end" included). */
+  to: string;
+  /** The `when` as written, when it is a string. */
+  when?: string;
+  /** The case's range in the text, when the caller gave `rangeOf`. */
   range?: GraphRange;
 }
 
@@ -275,14 +290,26 @@ export function buildGraph(value: unknown, options: BuildGraphOptions = {}): Wor
             }
           };
           if (Array.isArray(w.cases)) {
+            const listed: GraphCase[] = [];
             w.cases.forEach((c, k) => {
               if (isObject(c) && typeof c.to === "string" && c.to.length > 0) {
                 const when = typeof c.when === "string" ? c.when : undefined;
+                const item: GraphCase = { index: k, to: c.to };
+                if (when !== undefined) item.when = when;
+                if (options.rangeOf && s.node.path) {
+                  const range = safe(() => options.rangeOf!([...s.node.path!, "with", "cases", k]));
+                  if (range) item.range = range;
+                }
+                listed.push(item);
                 route(c.to, "transition", when !== undefined ? shortenWhen(when, labelLength) : `case ${k + 1}`, k, when);
               }
             });
+            if (listed.length > 0) s.node.cases = listed;
           }
-          if (typeof w.default === "string" && w.default.length > 0) route(w.default, "default", "default");
+          if (typeof w.default === "string" && w.default.length > 0) {
+            s.node.defaultTo = w.default;
+            route(w.default, "default", "default");
+          }
         }
       }
       markBackEdges(flowGraph, scopeEdges, flow);
@@ -466,6 +493,11 @@ export function graphNodesKey(graph: WorkflowGraph): string {
   for (const n of graph.nodes) {
     parts.push("n", field(n.id), n.kind, field(n.label), field(n.parent ?? ""), field(n.uses ?? ""), field(n.model ?? n.tool ?? n.entrypoint ?? ""),
       field(n.outputMode ?? ""), String(n.maxVisits ?? ""), n.container ? "c" : "-", field(n.item?.items ?? ""));
+    // a decision's case list sizes its node (layout.ts)
+    if (n.cases || n.defaultTo !== undefined) {
+      parts.push("cases", String(n.cases?.length ?? 0), field(n.defaultTo ?? ""));
+      for (const c of n.cases ?? []) parts.push(String(c.index), field(c.to), field(c.when ?? ""));
+    }
   }
   return parts.join("|");
 }

@@ -3,7 +3,7 @@
 // (docs/graph.md). Pure functions of the model; every piece of document text is escaped for its target.
 import type { GraphEdge, GraphNode, WorkflowGraph } from "./model";
 import { LINE_HEIGHT, clip, layoutGraph, nodeLines, type GraphLayout } from "./layout";
-import { edgeLook, type EdgeLook } from "./labels";
+import { CASE_ROW_HEIGHT, CASE_ROWS_BOTTOM, caseRows, edgeLook, type EdgeLook } from "./labels";
 
 // ---- JSON ----------------------------------------------------------------------------------------
 
@@ -283,9 +283,16 @@ function nodeSvg(node: GraphNode, b: { x: number; y: number; width: number; heig
     parts.push(`<rect x="${num(b.x)}" y="${num(b.y)}" width="${num(b.width)}" height="${num(b.height)}" rx="${node.uses === "ai.generate" ? 10 : 3}" fill="#8881" stroke="${stroke}" stroke-width="${width}"${dash}/>`);
   }
   const lines = nodeLines(node);
-  const top = cy - (lines.length * LINE_HEIGHT) / 2 + LINE_HEIGHT - 4;
+  // a decision's case list takes the bottom of its box (layout.ts sized it): its lines centre above it
+  const rows = caseRows(node);
+  const rowsTop = b.y + b.height - rows.length * CASE_ROW_HEIGHT - CASE_ROWS_BOTTOM;
+  const lineCentre = rows.length > 0 ? (b.y + rowsTop) / 2 : cy;
+  const top = lineCentre - (lines.length * LINE_HEIGHT) / 2 + LINE_HEIGHT - 4;
   lines.forEach((line, k) => {
     parts.push(`<text x="${num(cx)}" y="${num(top + k * LINE_HEIGHT)}" text-anchor="middle" fill="${k === 0 ? TEXT : GREY}"${k === 0 ? ' font-weight="bold"' : ' font-size="11"'}>${xmlEscape(line)}</text>`);
+  });
+  rows.forEach((row, k) => {
+    parts.push(`<text x="${num(b.x + 12)}" y="${num(rowsTop + k * CASE_ROW_HEIGHT + CASE_ROW_HEIGHT - 5)}" fill="${GREY}" font-size="11"${row.kind === "case" ? "" : ' font-style="italic"'}><title>${xmlEscape(row.title)}</title>${xmlEscape(row.text)}</text>`);
   });
   if (node.findings.errors > 0) {
     parts.push(`<circle cx="${num(b.x + b.width)}" cy="${num(b.y)}" r="9" fill="${RED}"/>`);

@@ -101,7 +101,7 @@ class EditContext {
 
   run(action: GraphEditAction): OffsetEdit[] {
     switch (action.kind) {
-      case "connect": return this.connect(action.from, action.to, action.as);
+      case "connect": return this.connect(action.from, action.to, action.as, action.acceptLoop);
       case "disconnect": return this.disconnect(action.from, action.to, action.edge);
       case "addStep": return this.addStep(action.uses, action.after, action.parent);
       case "deleteStep": return this.deleteStep(action.id, action.references);
@@ -144,10 +144,11 @@ class EditContext {
 
   // ---- connect ------------------------------------------------------------------------------------
 
-  connect(fromId: string, toId: string, as: unknown): OffsetEdit[] {
+  connect(fromId: string, toId: string, as: unknown, acceptLoop: unknown = false): OffsetEdit[] {
     const from = this.step(fromId, "source");
     const to = this.step(toId, "target");
     if (as !== undefined && as !== "case" && as !== "default") throw new Refusal(`as must be "case" or "default".`);
+    if (acceptLoop !== undefined && typeof acceptLoop !== "boolean") throw new Refusal(`acceptLoop must be true or false.`);
     let edits: OffsetEdit[];
     if (from.uses === "decision") edits = this.route(from, to, as);
     else {
@@ -155,7 +156,7 @@ class EditContext {
       edits = this.addNeeds(from, to);
     }
     if (from.scope !== to.scope) return edits; // a needs edge to a body step from outside: no loop within a list
-    return [...edits, ...this.loop(from, to, edits)];
+    return [...edits, ...this.loop(from, to, edits, acceptLoop === true)];
   }
 
   private addNeeds(from: GraphNode & { stepId: string }, to: GraphNode & { path: PathSegment[] }): OffsetEdit[] {
@@ -214,8 +215,10 @@ class EditContext {
    * at least twice and a decision must be on it to leave it (catalog 3.4, the validator's cycles()): a
    * loop without one is refused; with one, its steps that lack it get the loop's maxVisits (the largest
    * already written on it, else 2). The result must then have no finding the document did not have.
+   * Such an edge is only offered (a "loop" refusal naming the loop and the maxVisits) until the action
+   * says `acceptLoop: true`: a loop changes how often steps run, so the user confirms it.
    */
-  private loop(from: GraphNode, to: GraphNode, edits: OffsetEdit[]): OffsetEdit[] {
+  private loop(from: GraphNode, to: GraphNode, edits: OffsetEdit[], accept: boolean): OffsetEdit[] {
     const { ids, graph, index } = this.scopeGraph(from.scope);
     const a = index.get(from.id)!;
     const b = index.get(to.id)!;
@@ -223,8 +226,9 @@ class EditContext {
     const component = stronglyConnected(graph).find((c) => c.includes(a) && c.includes(b));
     if (!component || !isCycle(graph, component)) return [];
     const node = (i: number) => this.nodes.get(ids[i])!;
+    const loopPath = () => shortestPath(graph, b, a);
     const loopText = () => {
-      const path = shortestPath(graph, b, a).map((i) => node(i).label);
+      const path = loopPath().map((i) => node(i).label);
       return [...path, path[0]].map(q).join(" → ");
     };
     const rest = component.filter((i) => node(i).uses !== "decision");
@@ -248,6 +252,12 @@ class EditContext {
     if (added.length > 0) {
       throw new Refusal(`Connecting ${q(from.label)} to ${q(to.label)} closes the loop ${loopText()}, which needs maxVisits ${visits} on ${members.filter((m) => !visitsEnoughForCycle(m.step)).map((m) => q(m.node.label)).join(", ")}; `
         + `but then: ${added.join(" ")}`, { reason: "invalid" });
+    }
+    if (!accept) {
+      const lacking = members.filter((m) => !visitsEnoughForCycle(m.step)).map((m) => m.node);
+      const needs = lacking.length > 0 ? `it needs maxVisits ${visits} on ${lacking.map((n) => q(n.label)).join(", ")}` : "its steps allow enough visits already";
+      throw new Refusal(`Connecting ${q(from.label)} to ${q(to.label)} closes the loop ${loopText()}; ${needs}. Send the action again with acceptLoop: true to add the edge${lacking.length > 0 ? " and the maxVisits" : ""}.`,
+        { reason: "loop", loop: loopPath().map((i) => ids[i]), maxVisits: visits, steps: lacking.map((n) => n.id) });
     }
     return more;
   }

@@ -3,7 +3,10 @@
 // takes both back; a click on an edge and Delete removes it; the palette adds a step after the selected
 // one and the editor shows its id; F2 on a step renames it through the editor's rename; a decision
 // dragged to a step asks case or default, and Alt+Down moves a selected case; a step others refer to, deleted from the view's context menu, asks
-// first, and "Remove the references too" removes it and their needs entries. Run in code-server (drive.mjs)
+// first, and "Remove the references too" removes it and their needs entries; a decision's case row dragged
+// onto another reorders the cases (Escape cancels, Ctrl+Z restores), a click on a row shows the case, Tab and
+// Alt+Down move one from the keyboard; a drag closing a loop is offered, Cancel changes nothing and accepting
+// adds the edge and the maxVisits. Run in code-server (drive.mjs)
 // and in VS Code for the Web (test/e2e/vscode/graph-web.mjs).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -68,7 +71,12 @@ export async function graphEditChecks({ page, wb, workspace, run }) {
   };
   const drag = async (from, to) => {
     await page.mouse.move((await centre(from)).x, (await centre(from)).y);
-    const handle = await view().locator(`g.step[data-id="${from}"] circle.lwir-handle`).boundingBox();
+    // (a redraw replaces the handle: look again while one is under way)
+    let handle;
+    for (let i = 0; i < 20 && !handle; i++) {
+      handle = await view().locator(`g.step[data-id="${from}"] circle.lwir-handle`).boundingBox({ timeout: 1000 }).catch(() => null);
+      if (!handle) await page.mouse.move((await centre(from)).x, (await centre(from)).y);
+    }
     if (!handle) throw new Error(`no handle on ${from}`);
     await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
     await page.mouse.down();
@@ -216,6 +224,105 @@ export async function graphEditChecks({ page, wb, workspace, run }) {
     await view().locator('g.step[data-id="fetch"]').waitFor({ state: "detached" });
     const text = await waitForText((t) => !t.includes("fetch"), "fetch is still named in the text");
     if (needsLines(text).length !== 1) throw new Error(`expected the added step's needs only:\n${text}`);
+  });
+
+  // the decision's case list: route's cases are now `false → end`, `true → report`, then the default (tidy)
+  const caseRow = (index) => view().locator(`g.step[data-id="route"] g.case-row[data-case="${index}"]`);
+  const rowCentre = async (index) => {
+    const box = await caseRow(index).locator("rect.row").boundingBox();
+    if (!box) throw new Error(`case row ${index} is not drawn`);
+    return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  };
+  // (the editor may be scrolled to a case, its first line under the sticky scroll header: focus it by command)
+  const focusText = async () => {
+    await wb.command("View: Focus First Editor Group");
+    await page.locator(".monaco-editor.focused").waitFor();
+  };
+  const casesOrder = (t) => [...t.matchAll(/^\s*to: (\S+)/gm)].map((m) => m[1]).join(",");
+  await run("graph edit: a decision lists its cases; a row dragged onto another reorders the cases in the text and the list; Escape cancels; Ctrl+Z restores", async () => {
+    const rows = await view().locator('g.step[data-id="route"] g.case-row > text').evaluateAll((els) => els.map((e) => e.textContent));
+    if (rows.length !== 3 || !/end$/.test(rows[0]) || !/report$/.test(rows[1]) || !/default → tidy$/.test(rows[2])) throw new Error(`the case list reads ${JSON.stringify(rows)}`);
+    if (casesOrder(await editorText()) !== "end,report") throw new Error(`unexpected cases before the drag: ${casesOrder(await editorText())}`);
+    // Escape during a drag: nothing changes (the keyboard focus in the view first: a click on its empty corner)
+    const canvas = await view().locator("svg#canvas").boundingBox();
+    await page.mouse.click(canvas.x + canvas.width - 12, canvas.y + canvas.height - 12);
+    let from = await rowCentre(1);
+    let to = await rowCentre(0);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y - 2, { steps: 6 });
+    await view().locator("line.lwir-case-drop").waitFor({ state: "attached" });
+    if (await view().locator("svg#canvas[data-case-drag='1->0']").count() !== 1) throw new Error("the drag does not aim at the first row");
+    await page.keyboard.press("Escape");
+    await view().locator("line.lwir-case-drop").waitFor({ state: "detached" });
+    await page.mouse.up();
+    await page.waitForTimeout(800);
+    if (casesOrder(await editorText()) !== "end,report") throw new Error("Escape did not cancel the drag");
+    if (await view().locator("g.step.lwir-drop, svg#canvas[data-connecting]").count() !== 0) throw new Error("the row drag started a connect");
+    // the drag itself: the second row onto the first
+    from = await rowCentre(1);
+    to = await rowCentre(0);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y - 2, { steps: 8 });
+    await page.mouse.up();
+    await waitForText((t) => casesOrder(t) === "report,end", "the cases are not reordered in the text");
+    await view().locator('g.step[data-id="route"] g.case-row[data-case="0"]', { hasText: "report" }).waitFor({ state: "attached" });
+    await focusText();
+    await page.keyboard.press("Control+z");
+    await waitForText((t) => casesOrder(t) === "end,report", "Ctrl+Z did not restore the order");
+    await view().locator('g.step[data-id="route"] g.case-row[data-case="0"]', { hasText: "end" }).waitFor({ state: "attached" });
+  });
+
+  await run("graph edit: a click on a case row selects the decision and shows the case in the text; Tab reaches the rows and Alt+Down moves a case", async () => {
+    const at = await rowCentre(1);
+    await page.mouse.click(at.x, at.y);
+    await view().locator('g.step.focused[data-id="route"]').waitFor({ state: "attached" });
+    // the case's own range is selected: the editor's active line (the selection's end) is the case's `to: report`
+    // and the line above it its `when` (read from the editor's own line numbers: it may have scrolled)
+    const readSelection = () => page.locator(".monaco-editor").first().evaluate((ed) => {
+      const number = ed.querySelector(".line-numbers.active-line-number");
+      const top = number?.closest("[style*='top']")?.style.top;
+      const lines = [...ed.querySelectorAll(".view-lines .view-line")];
+      const at = (t) => lines.find((l) => l.style.top === t)?.textContent.replace(/\u00a0/g, " ") ?? "";
+      const height = lines[0] ? parseFloat(getComputedStyle(lines[0]).height) : 19;
+      return { number: number?.textContent.trim(), line: top === undefined ? "" : at(top), above: top === undefined ? "" : at(`${parseFloat(top) - height}px`), selected: ed.querySelectorAll(".selected-text").length };
+    });
+    let shown = await readSelection();
+    for (const until = Date.now() + 10_000; !/to: report/.test(shown.line) && Date.now() < until; shown = await readSelection()) await page.waitForTimeout(200);
+    if (!/to: report/.test(shown.line) || !/when: "\{\{ true \}\}"/.test(shown.above) || shown.selected === 0) throw new Error(`the selection: ${JSON.stringify(shown)}`);
+    // keyboard: the node is focused; Tab goes to its first row, Alt+Down moves that case down
+    await page.keyboard.press("Tab");
+    await view().locator('g.step[data-id="route"] g.case-row[data-case="0"]:focus').waitFor({ state: "attached" });
+    await page.keyboard.press("Alt+ArrowDown");
+    await waitForText((t) => casesOrder(t) === "report,end", "Alt+Down on the row did not move the case");
+    await view().locator('g.step[data-id="route"] g.case-row[data-case="1"]:focus', { hasText: "end" }).waitFor({ state: "attached", timeout: 10_000 });
+    await focusText();
+    await page.keyboard.press("Control+z");
+    await waitForText((t) => casesOrder(t) === "end,report", "Ctrl+Z did not restore the order");
+  });
+
+  await run("graph edit: a drag that closes a loop through the decision is offered first; Cancel changes nothing, accepting adds the edge and the maxVisits", async () => {
+    // report → route: route then needs report, and route routes to report: a loop the decision can leave
+    const loopEdge = view().locator('g.edge.needs[data-from="report"][data-to="route"]');
+    // the graph after the last Ctrl+Z first
+    await view().locator('g.step[data-id="route"] g.case-row[data-case="0"]', { hasText: "end" }).waitFor({ state: "attached" });
+    await page.waitForTimeout(500);
+    await drag("report", "route");
+    const dialog = page.locator(".monaco-dialog-box");
+    await dialog.waitFor();
+    const message = await dialog.innerText();
+    if (!/Connecting report → route closes the loop .*it needs maxVisits 2 on .*report.*route|Connecting report → route closes the loop .*it needs maxVisits 2 on .*route.*report/s.test(message)) throw new Error(`the offer reads: ${message}`);
+    await dialog.locator(".monaco-button", { hasText: /^Cancel$/ }).click();
+    await dialog.waitFor({ state: "detached" });
+    await page.waitForTimeout(800);
+    const unchanged = await editorText();
+    if (/maxVisits/.test(unchanged) || (await loopEdge.count()) !== 0) throw new Error(`Cancel changed something:\n${unchanged}`);
+    await drag("report", "route");
+    await dialog.waitFor();
+    await dialog.locator(".monaco-button", { hasText: "Add edge and maxVisits 2" }).click();
+    await loopEdge.waitFor({ state: "attached" });
+    await waitForText((t) => (t.match(/maxVisits: 2/g) ?? []).length === 2, "the maxVisits are not in the text");
   });
 
   // leave the workbench as the later checks expect: the file as on disk, nothing open
