@@ -9,10 +9,10 @@ import { analyzeText } from "../../server/src/service/analysis";
 import { applyEdits } from "../../server/src/service/edits";
 import { buildGraph, graphNodesKey } from "../../server/src/graph/model";
 import { CASE_ROWS_MAX, CASE_ROW_CHARS, CASE_ROW_HEIGHT, caseRows } from "../../server/src/graph/labels";
-import { CHAR_WIDTH, layoutGraph, nodeSize } from "../../server/src/graph/layout";
+import { CHAR_WIDTH, layoutGraph, nodeLines, nodeSize } from "../../server/src/graph/layout";
 import { toSvg } from "../../server/src/graph/render";
 import { graphEdit } from "../../server/src/service/graphEdits";
-import { drawGraph, type VNode } from "../../webview/graph/view";
+import { drawGraph, nodeText, type VNode } from "../../webview/graph/view";
 import { actionFor, loopQuestion } from "../../webview/graph/editIntents";
 
 function decision(cases: Array<{ when: string; to: string }>, defaultTo?: string): string {
@@ -38,6 +38,18 @@ const findAll = (v: VNode, pred: (n: VNode) => boolean, out: VNode[] = []): VNod
 };
 
 describe("a decision's case list", () => {
+  test("a decision's maxVisits is on its type line (×N for the SVG, a badge in the view), never a line of its own left empty above the rows", () => {
+    const text = THREE.replace("    uses: decision\n", "    uses: decision\n    maxVisits: 3\n");
+    const route = buildGraph(analyzeText(text, "yaml").document.value).nodes.find((n) => n.id === "route")!;
+    assert.equal(route.maxVisits, 3);
+    assert.deepEqual(nodeLines(route), ["route", "decision · ×3"]);
+    assert.deepEqual(nodeText(route, false), ["route", "decision"]);
+    assert.equal(nodeText(route, false).length, nodeLines(route).length, "the view draws as many lines as the box was sized for");
+    // another step keeps ×N on its output line
+    const withVisits = buildGraph(analyzeText(text.replace("  - id: a\n    uses: ai.generate\n", "  - id: a\n    uses: ai.generate\n    maxVisits: 2\n"), "yaml").document.value).nodes.find((n) => n.id === "a")!;
+    assert.deepEqual(nodeLines(withVisits).slice(1), ["ai.generate · m", "text · ×2"]);
+  });
+
   test("rows in text order: the when shortened, the target; the default last and not draggable", () => {
     const graph = buildGraph(analyzeText(THREE, "yaml").document.value);
     const route = graph.nodes.find((n) => n.id === "route")!;

@@ -128,10 +128,13 @@ export function nodeText(node: GraphNode, visits = true): string[] {
   if (node.kind === "missing") return [node.label, "missing"];
   const lines = [node.label];
   const what = node.model ?? node.tool ?? node.entrypoint;
-  lines.push(node.uses !== undefined ? (what !== undefined ? `${node.uses} · ${what}` : node.uses) : "no uses");
+  const count = visits && node.maxVisits !== undefined && node.maxVisits !== 1 ? `×${node.maxVisits}` : undefined;
+  // as layout.ts: a decision's maxVisits on its type line
+  const typeLine = node.uses !== undefined ? (what !== undefined ? `${node.uses} · ${what}` : node.uses) : "no uses";
+  lines.push(node.uses === "decision" && count ? `${typeLine} · ${count}` : typeLine);
   const extra: string[] = [];
   if (node.outputMode !== undefined) extra.push(node.outputMode);
-  if (visits && node.maxVisits !== undefined && node.maxVisits !== 1) extra.push(`×${node.maxVisits}`);
+  if (count && node.uses !== "decision") extra.push(count);
   if (node.container && node.item?.items !== undefined) extra.push(`each ${node.item.items}`);
   if (extra.length > 0) lines.push(extra.join(" · "));
   return lines.map((l) => clip(l));

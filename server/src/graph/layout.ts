@@ -79,10 +79,14 @@ export function nodeLines(node: GraphNode): string[] {
   if (node.kind === "missing") return [node.label, "missing"];
   const lines = [node.label];
   const what = node.model ?? node.tool ?? node.entrypoint;
-  lines.push(node.uses !== undefined ? (what !== undefined ? `${node.uses} · ${what}` : node.uses) : "no uses");
+  const visits = node.maxVisits !== undefined && node.maxVisits !== 1 ? `×${node.maxVisits}` : undefined;
+  // a decision's maxVisits goes on its type line: a line of its own would sit empty above the case list
+  // where the view shows maxVisits as a badge (view.ts)
+  const typeLine = node.uses !== undefined ? (what !== undefined ? `${node.uses} · ${what}` : node.uses) : "no uses";
+  lines.push(node.uses === "decision" && visits ? `${typeLine} · ${visits}` : typeLine);
   const extra: string[] = [];
   if (node.outputMode !== undefined) extra.push(node.outputMode);
-  if (node.maxVisits !== undefined && node.maxVisits !== 1) extra.push(`×${node.maxVisits}`);
+  if (visits && node.uses !== "decision") extra.push(visits);
   if (node.container && node.item?.items !== undefined) extra.push(`each ${node.item.items}`);
   if (extra.length > 0) lines.push(extra.join(" · "));
   return lines.map((l) => clip(l, NODE_MAX_CHARS));
