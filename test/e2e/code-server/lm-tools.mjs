@@ -70,6 +70,15 @@ function cliFixed(text) {
   }
 }
 
+/**
+ * Writes the checks' workflow into the workspace before code-server starts: quick open's file search may not
+ * list a file written during the run (the first check failed so in a full run), and the explorer's row can sit
+ * under its section header after the authoring checks resize the window.
+ */
+export function placeLmToolsFile(workspace) {
+  writeFileSync(join(workspace, FILE), TEXT);
+}
+
 export async function lmToolsChecks({ page, wb, workspace, run }) {
   const file = join(workspace, FILE);
   const uri = pathToFileURL(file).href;
@@ -131,7 +140,7 @@ export async function lmToolsChecks({ page, wb, workspace, run }) {
     const saved = cliOfText(TEXT);
     if (!saved.valid) throw new Error(`the CLI finds ${FILE} invalid: ${json(saved.findings)}`);
     await wb.escape();
-    await wb.open(FILE); // quick open: after the authoring checks resize the window, the explorer row sits under its section header
+    await wb.open(FILE); // quick open (placeLmToolsFile wrote the file before code-server started)
     // gpt-4o -> gpt-4o-mini, a model outside the permissions, not saved
     const model = at(TEXT, "with: {model: gpt-4o, prompt: \"Summarize", "gpt-4o");
     await wb.goto(model.line, model.col + "gpt-4o".length);
@@ -159,7 +168,7 @@ export async function lmToolsChecks({ page, wb, workspace, run }) {
   await run("Language Model Tools (vscode.lm.invokeTool): lwir_fix with write: true asks first (VS Code's dialog); cancelled nothing changes, confirmed the fix is applied in the editor, unsaved", async () => {
     if (readFileSync(file, "utf8") !== TEXT) writeFileSync(file, TEXT);
     await wb.escape();
-    if ((await page.locator(".tab.active", { hasText: FILE }).count()) === 0) await wb.open(FILE); // quick open: after the authoring checks resize the window, the explorer row sits under its section header
+    if ((await page.locator(".tab.active", { hasText: FILE }).count()) === 0) await wb.open(FILE); // quick open (placeLmToolsFile wrote the file before code-server started)
     if ((await page.locator(".tab.active.dirty").count()) > 0) await undoAll();
     // needs: [summarize] -> [summarise]: a misspelt step id with one close match, which lwir_fix corrects
     const needs = at(TEXT, "needs: [summarize]", "summarize");

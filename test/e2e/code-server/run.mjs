@@ -10,7 +10,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSyn
 import { join } from "node:path";
 import { ARTIFACTS, Checks, ROOT, SCREENSHOTS, freshWorkspace, log } from "../lib.mjs";
 import { SCREENSHOT_NAMES, driveChecks } from "./drive.mjs";
-import { LM_PROBE_DIR } from "./lm-tools.mjs";
+import { LM_PROBE_DIR, placeLmToolsFile } from "./lm-tools.mjs";
 import { install } from "./install.mjs";
 import { startCodeServer } from "./server.mjs";
 import { prepareWorkspace } from "./workspace.mjs";
@@ -121,6 +121,7 @@ async function main() {
     t = Date.now();
     workspace = freshWorkspace(PART);
     prepareWorkspace(workspace);
+    placeLmToolsFile(workspace);
     server = await startCodeServer({ workspace, vsix, testVsixes: [probe], stateDir: STATE });
     cleanups.push(() => server.stop());
     log(PART, `code-server up (extension installed, /healthz answers): ${seconds(t)}; log ${server.logFile}`);
