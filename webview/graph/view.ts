@@ -4,7 +4,9 @@
 // (cursor → step) shares them with the webview.
 import type { GraphEdge, GraphNode, WorkflowGraph } from "../../server/src/graph/model";
 import type { GraphLayout, LayoutNode, Point } from "../../server/src/graph/layout";
-import { CASE_ROW_HEIGHT, CASE_ROWS_BOTTOM, caseRows, containerLines, edgeLook, fanInText, fanOutText, type EdgeLook } from "../../server/src/graph/labels";
+import {
+  CASE_ROW_HEIGHT, CASE_ROWS_BOTTOM, NODE_MAX_CHARS, caseRows, clipText, containerLines, edgeLook, fanInText, fanOutText, nodeLines, type EdgeLook,
+} from "../../server/src/graph/labels";
 
 export { edgeLook, type EdgeLook };
 
@@ -98,7 +100,6 @@ export const EDGE_LOOKS: ReadonlyArray<{ look: EdgeLook; label: string; title: s
 
 
 const LINE_HEIGHT = 16;
-const MAX_CHARS = 40;
 
 /** A glyph per step type (text, so no icon font is needed). */
 export function usesGlyph(uses: string | undefined): string {
@@ -114,30 +115,13 @@ export function usesGlyph(uses: string | undefined): string {
 }
 
 /** Cut at `max` code points with "…" (as layout.ts sizes nodes). */
-export function clip(text: string, max = MAX_CHARS): string {
-  const chars = Array.from(text);
-  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
+export function clip(text: string, max = NODE_MAX_CHARS): string {
+  return clipText(text, max);
 }
 
-/**
- * The lines of a node: the same text as layout.ts's nodeLines (which sized the box; a unit test
- * compares them); with `visits` false, maxVisits is left to the badge instead of "×N".
- */
+/** The lines of a node, as labels.ts gives them to the layout that sized the box; `visits` false: maxVisits left to the badge. */
 export function nodeText(node: GraphNode, visits = true): string[] {
-  if (node.kind === "end") return ["end"];
-  if (node.kind === "missing") return [node.label, "missing"];
-  const lines = [node.label];
-  const what = node.model ?? node.tool ?? node.entrypoint;
-  const count = visits && node.maxVisits !== undefined && node.maxVisits !== 1 ? `×${node.maxVisits}` : undefined;
-  // as layout.ts: a decision's maxVisits on its type line
-  const typeLine = node.uses !== undefined ? (what !== undefined ? `${node.uses} · ${what}` : node.uses) : "no uses";
-  lines.push(node.uses === "decision" && count ? `${typeLine} · ${count}` : typeLine);
-  const extra: string[] = [];
-  if (node.outputMode !== undefined) extra.push(node.outputMode);
-  if (count && node.uses !== "decision") extra.push(count);
-  if (node.container && node.item?.items !== undefined) extra.push(`each ${node.item.items}`);
-  if (extra.length > 0) lines.push(extra.join(" · "));
-  return lines.map((l) => clip(l));
+  return nodeLines(node, visits);
 }
 
 function el(tag: string, attrs: Record<string, string | number> = {}, children?: VNode[], text?: string): VNode {

@@ -1,5 +1,5 @@
-// The text a parallel step's box shows around its body: its title and fan-out above the body, its
-// fan-in below it; and the look of each kind of edge. Shared by the layout (which sizes the box to hold these lines whole) and the view
+// The text a node shows (a step's lines, a decision's case list, a parallel step's title and fan-out above
+// its body and fan-in below it) and the look of each kind of edge. Shared by the layout (which sizes the box to hold these lines whole) and the view
 // (which draws them), so what is drawn always fits the box. Pure, no dagre: the webview bundles it.
 import { shortenWhen, type GraphEdge, type GraphNode } from "./model";
 
@@ -10,6 +10,30 @@ export const CONTAINER_MAX_CHARS = 64;
 export function clipText(text: string, max: number): string {
   const chars = Array.from(text);
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
+}
+
+/** Longest line of a leaf node shown whole. */
+export const NODE_MAX_CHARS = 40;
+
+/**
+ * The lines a node shows: its label, then its type and model/tool/entrypoint, then output mode and maxVisits
+ * (a decision's maxVisits on its type line: a line of its own would sit empty above its case list when the
+ * view draws maxVisits as a badge). `visits` false: maxVisits left out (the view's badge shows it).
+ */
+export function nodeLines(node: GraphNode, visits = true): string[] {
+  if (node.kind === "end") return ["end"];
+  if (node.kind === "missing") return [node.label, "missing"];
+  const lines = [node.label];
+  const what = node.model ?? node.tool ?? node.entrypoint;
+  const count = visits && node.maxVisits !== undefined && node.maxVisits !== 1 ? `×${node.maxVisits}` : undefined;
+  const typeLine = node.uses !== undefined ? (what !== undefined ? `${node.uses} · ${what}` : node.uses) : "no uses";
+  lines.push(node.uses === "decision" && count ? `${typeLine} · ${count}` : typeLine);
+  const extra: string[] = [];
+  if (node.outputMode !== undefined) extra.push(node.outputMode);
+  if (count && node.uses !== "decision") extra.push(count);
+  if (node.container && node.item?.items !== undefined) extra.push(`each ${node.item.items}`);
+  if (extra.length > 0) lines.push(extra.join(" · "));
+  return lines.map((l) => clipText(l, NODE_MAX_CHARS));
 }
 
 export function containerTitle(node: GraphNode): string {

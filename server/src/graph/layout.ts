@@ -9,7 +9,7 @@ import type * as Dagre from "@dagrejs/dagre" with { "resolution-mode": "import" 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const dagre = require("@dagrejs/dagre") as typeof Dagre;
 import type { GraphEdge, GraphNode, WorkflowGraph } from "./model";
-import { CASE_ROW_HEIGHT, CASE_ROWS_BOTTOM, caseRows, containerLines } from "./labels";
+import { CASE_ROW_HEIGHT, CASE_ROWS_BOTTOM, caseRows, clipText, containerLines, nodeLines } from "./labels";
 import { orderLayers, type OrderGraph } from "./order";
 import { rankNetworkSimplex, type RankGraph } from "./rank";
 
@@ -64,7 +64,6 @@ export const CHAR_WIDTH = 7.2;
 export const LINE_HEIGHT = 16;
 const PADDING_X = 12;
 const NODE_MIN_WIDTH = 64;
-const NODE_MAX_CHARS = 40;
 const CONTAINER_PAD = 16;
 /** Room for a container's three title lines (labels.ts containerLines) above its body. */
 export const CONTAINER_HEADER = 3 * LINE_HEIGHT + 12;
@@ -73,30 +72,8 @@ export const CONTAINER_FOOTER = LINE_HEIGHT + 16;
 /** Room the view adds before a step's id for its type glyph ("✦ "), plus slack for a glyph drawn wide. */
 const GLYPH_CHARS = 3;
 
-/** The lines a node shows: its label, then its type and model/tool/entrypoint, then output mode and maxVisits. */
-export function nodeLines(node: GraphNode): string[] {
-  if (node.kind === "end") return ["end"];
-  if (node.kind === "missing") return [node.label, "missing"];
-  const lines = [node.label];
-  const what = node.model ?? node.tool ?? node.entrypoint;
-  const visits = node.maxVisits !== undefined && node.maxVisits !== 1 ? `×${node.maxVisits}` : undefined;
-  // a decision's maxVisits goes on its type line: a line of its own would sit empty above the case list
-  // where the view shows maxVisits as a badge (view.ts)
-  const typeLine = node.uses !== undefined ? (what !== undefined ? `${node.uses} · ${what}` : node.uses) : "no uses";
-  lines.push(node.uses === "decision" && visits ? `${typeLine} · ${visits}` : typeLine);
-  const extra: string[] = [];
-  if (node.outputMode !== undefined) extra.push(node.outputMode);
-  if (visits && node.uses !== "decision") extra.push(visits);
-  if (node.container && node.item?.items !== undefined) extra.push(`each ${node.item.items}`);
-  if (extra.length > 0) lines.push(extra.join(" · "));
-  return lines.map((l) => clip(l, NODE_MAX_CHARS));
-}
-
-/** Cut a line at `max` characters with "…" (code points, so a surrogate pair is never split). */
-export function clip(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
-}
+// A node's lines and clipping are labels.ts's (the view draws the same text): re-exported for render.ts.
+export { clipText as clip, nodeLines };
 
 /** Width and height of a leaf node (a container's size comes from its body); a decision's holds its case rows under its lines. */
 export function nodeSize(node: GraphNode): { width: number; height: number } {
